@@ -1,0 +1,246 @@
+/**
+ * Facts the airline guards share: lookups, the bag allowance, itineraries and what the conversation establishes.
+ */
+import type { GuardContext, PolicyFinding } from 'agentguard';
+import type { Cabin, FlightOnDate, FlightType, Membership, Passenger, Reservation, User } from '../../types.ts';
+
+/** The clock of the data: naive times are EST. */
+export function estTime(naive: string): number {
+  return Date.parse(`${naive}-05:00`);
+}
+
+/** Looks up a user; undefined when there is none. */
+export async function findUser(context: GuardContext, userId: string): Promise<User | undefined> {
+  try {
+    return (await context.invoker.invoke('get_user_details', { user_id: userId })) as User;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Looks up a reservation; undefined when there is none. */
+export async function findReservation(context: GuardContext, reservationId: string): Promise<Reservation | undefined> {
+  try {
+    return (await context.invoker.invoke('get_reservation_details', { reservation_id: reservationId })) as Reservation;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Looks up one flight on one date; undefined when the flight does not operate then. */
+export async function findFlightOnDate(
+  context: GuardContext,
+  flightNumber: string,
+  date: string,
+): Promise<FlightOnDate | undefined> {
+  try {
+    return (await context.invoker.invoke('get_flight_on_date_details', {
+      flight_number: flightNumber,
+      date,
+    })) as FlightOnDate;
+  } catch {
+    return undefined;
+  }
+}
+
+const freeBags: Record<Membership, Record<Cabin, number>> = {
+  regular: { basic_economy: 0, economy: 1, business: 2 },
+  silver: { basic_economy: 1, economy: 2, business: 3 },
+  gold: { basic_economy: 2, economy: 3, business: 3 },
+};
+
+/** Free checked bags for a booking user's tier, a cabin and a number of passengers. */
+export function freeBagAllowance(membership: Membership, cabin: Cabin, passengers: number): number {
+  return freeBags[membership][cabin] * passengers;
+}
+
+/** Why a flight on a date cannot be booked, or undefined when it can for `passengers` in `cabin`. */
+export function unbookable(
+  flight: FlightOnDate | undefined,
+  number: string,
+  date: string,
+  cabin: Cabin,
+  passengers: number,
+) {
+  if (flight === undefined) return `flight ${number} does not operate on ${date}`;
+  if (flight.status !== 'available') return `flight ${number} on ${date} is ${flight.status} and cannot be booked`;
+  const seats = flight.available_seats[cabin];
+  if (seats < passengers)
+    return `flight ${number} on ${date} has ${seats} ${cabin} seats left for ${passengers} passengers`;
+  return undefined;
+}
+
+/** Whether a segment has been flown or is in the air. */
+export function isFlown(flight: FlightOnDate | undefined): boolean {
+  return flight?.status === 'landed' || flight?.status === 'flying';
+}
+
+/** A leg of an itinerary with its airports. */
+export interface Leg {
+  flight_number: string;
+  date: string;
+  origin: string;
+  destination: string;
+}
+
+function chains(legs: readonly Leg[], from: string, to: string): boolean {
+  if (legs.length === 0 || legs[0]?.origin !== from || legs.at(-1)?.destination !== to) return false;
+  for (let index = 1; index < legs.length; index++) {
+    const previous = legs[index - 1];
+    const leg = legs[index];
+    if (previous === undefined || leg === undefined) return false;
+    if (previous.destination !== leg.origin || previous.date > leg.date) return false;
+  }
+  return true;
+}
+
+/**
+ * Why legs do not make the trip `origin` → `destination` of `flightType` (one way: one connected chain; round trip: a
+ * chain out and a chain back), or undefined when they do.
+ */
+export function itineraryProblem(legs: readonly Leg[], origin: string, destination: string, flightType: FlightType) {
+  const route = legs.map((leg) => `${leg.flight_number} ${leg.origin}-${leg.destination} on ${leg.date}`).join(', ');
+  if (flightType === 'one_way') {
+    return chains(legs, origin, destination)
+      ? undefined
+      : `the flights (${route}) are not a one-way trip ${origin} to ${destination}`;
+  }
+  for (let split = 1; split < legs.length; split++) {
+    const out = legs.slice(0, split);
+    const back = legs.slice(split);
+    if (
+      chains(out, origin, destination) &&
+      chains(back, destination, origin) &&
+      (out.at(-1)?.date ?? '') <= (back[0]?.date ?? '')
+    ) {
+      return undefined;
+    }
+  }
+  return `the flights (${route}) are not a round trip ${origin} to ${destination} and back`;
+}
+
+/** Resolves the airports of requested flights; the message of the first flight that cannot be found otherwise. */
+export async function resolveLegs(
+  context: GuardContext,
+  flights: readonly { flight_number: string; date: string }[],
+): Promise<{ legs: Leg[]; details: (FlightOnDate | undefined)[] }> {
+  const details = await Promise.all(
+    flights.map((flight) => findFlightOnDate(context, flight.flight_number, flight.date)),
+  );
+  const legs = flights.map((flight, index) => ({
+    flight_number: flight.flight_number,
+    date: flight.date,
+    origin: details[index]?.origin ?? '?',
+    destination: details[index]?.destination ?? '?',
+  }));
+  return { legs, details };
+}
+
+/** Whether the user said `text` (case-insensitive) anywhere in the conversation. */
+export function userMentioned(context: GuardContext, text: string): boolean {
+  const needle = text.toLowerCase();
+  return context.conversation.userTexts().some((said) => said.toLowerCase().includes(needle));
+}
+
+/**
+ * Checks that the user explicitly confirmed this action: the last user message is an explicit yes, it answers an
+ * assistant message that asks for confirmation and names the action (one of `details`), and that yes was not already
+ * used for the same action on the same target.
+ */
+export function unconfirmed(
+  context: GuardContext,
+  tool: string,
+  details: readonly string[],
+  sameTarget: (args: Record<string, unknown>) => boolean,
+): PolicyFinding | undefined {
+  const problem = confirmationProblem(context, tool, details, sameTarget);
+  return problem === undefined ? undefined : { message: problem };
+}
+
+function confirmationProblem(
+  context: GuardContext,
+  tool: string,
+  details: readonly string[],
+  sameTarget: (args: Record<string, unknown>) => boolean,
+): string | undefined {
+  const confirmation = context.conversation.confirmation();
+  if (confirmation === undefined) {
+    return 'the user has not explicitly confirmed this action: list the action details and ask for a yes first';
+  }
+  if (!confirmation.proposalAsks) {
+    return "the user's yes does not answer a request for confirmation: list the action details and ask for a yes first";
+  }
+  const proposal = confirmation.proposal.toLowerCase();
+  if (!details.some((detail) => detail !== '' && proposal.includes(detail.toLowerCase()))) {
+    return `the message the user said yes to does not list the details of this action (expected one of: ${details.join(', ')})`;
+  }
+  const reused = confirmation.callsSince.find(
+    (past) =>
+      past.call.name === tool &&
+      past.result !== undefined &&
+      !past.result.startsWith('Error') &&
+      sameTarget(past.call.arguments),
+  );
+  if (reused !== undefined) {
+    return `the user's yes was already used for an earlier \`${tool}\` call on the same target: ask again before another change`;
+  }
+  return undefined;
+}
+
+/** Why a cancellation may be covered by travel insurance: the user's stated reason, as the policy names them. */
+export type CancellationReason = 'change_of_plan' | 'airline_cancelled' | 'health' | 'weather' | 'other';
+
+const reasonPatterns: [CancellationReason, RegExp][] = [
+  [
+    'health',
+    /\b(sick|ill|illness|unwell|health|medical|hospital\w*|injur\w*|surgery|doctor|diagnos\w*|covid|flu|fever|pregnan\w*)\b/u,
+  ],
+  ['weather', /\b(weather|storm\w*|hurricane|snow\w*|blizzard|flood\w*|tornado|typhoon|thunderstorm)\b/u],
+  [
+    'airline_cancelled',
+    /\b(airline|you|your company)\b[^.!?]{0,40}\bcancel+ed\b|\bflight (was|got|has been) cancel+ed\b/u,
+  ],
+  [
+    'change_of_plan',
+    /\bchange (of|in) (my |our )?plans?\b|\bplans? (have |has )?changed\b|\bno longer (need|want|going)\b|\bchanged my mind\b|\bcan(no|')t make it\b/u,
+  ],
+  ['other', /\b(because|due to|reason|since i|as i|my reason)\b/u],
+];
+
+/** The reasons for cancellation the user gave in the conversation, most specific first. */
+export function statedReasons(context: GuardContext): CancellationReason[] {
+  const said = context.conversation
+    .userTexts()
+    .map((text) => text.toLowerCase().replaceAll('’', "'"))
+    .join('\n');
+  return reasonPatterns.filter(([, pattern]) => pattern.test(said)).map(([reason]) => reason);
+}
+
+/** Checks that the reservation exists and that the user gave the user id that owns it. */
+export async function ownerNotObtained(
+  context: GuardContext,
+  reservationId: string,
+): Promise<PolicyFinding | undefined> {
+  const reservation = await findReservation(context, reservationId);
+  if (reservation === undefined) return { message: `reservation ${reservationId} does not exist` };
+  if (!userMentioned(context, reservation.user_id)) {
+    return {
+      message: `the user has not given the user id that owns reservation ${reservationId}`,
+      facts: { owner: reservation.user_id },
+    };
+  }
+  return undefined;
+}
+
+/** Checks that every passenger has a first name, a last name and a date of birth. */
+export function incompletePassenger(passengers: readonly Passenger[]): PolicyFinding | undefined {
+  const index = passengers.findIndex(
+    (passenger) =>
+      passenger.first_name.trim() === '' ||
+      passenger.last_name.trim() === '' ||
+      !/^\d{4}-\d{2}-\d{2}$/.test(passenger.dob),
+  );
+  return index === -1
+    ? undefined
+    : { message: `passenger ${index + 1} lacks a first name, last name or date of birth (YYYY-MM-DD)` };
+}

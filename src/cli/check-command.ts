@@ -1,0 +1,68 @@
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { Conversation } from '../model/conversation.ts';
+import type { ToolInvoker } from '../model/guard-context.ts';
+import { fromOpenAIChat, parseToolArguments } from '../model/openai-chat.ts';
+import { parseInput, parseJsonText } from '../model/parse-input.ts';
+import type { ToolCall } from '../model/tool-call.ts';
+import type { Decision } from '../model/verdict.ts';
+import { loadPack } from '../pack/load-pack.ts';
+import { environmentFor } from '../replay/environment.ts';
+import { feedbackFor } from '../runtime/feedback.ts';
+import { GuardRuntime } from '../runtime/guard-runtime.ts';
+
+const callSchema = z.union([
+  z.object({ name: z.string().min(1), arguments: z.record(z.string(), z.unknown()), id: z.string().optional() }),
+  z.object({ id: z.string(), function: z.object({ name: z.string().min(1), arguments: z.string() }) }).loose(),
+]);
+
+/** Reads a call file: `{name, arguments, id?}` or an OpenAI tool call. */
+export async function readCall(file: string): Promise<ToolCall> {
+  const call = parseInput(callSchema, parseJsonText(await readFile(file, 'utf8'), file), file);
+  if ('function' in call) {
+    return {
+      id: call.id,
+      name: call.function.name,
+      arguments: parseToolArguments(call.function.arguments, file, '$.function.arguments'),
+    };
+  }
+  return { id: call.id ?? 'call', name: call.name, arguments: call.arguments };
+}
+
+const noLookups: ToolInvoker = {
+  invoke: (tool) => Promise.reject(new Error(`no lookups are available for \`${tool}\``)),
+};
+
+const exitCodes: Record<Decision, number> = { allow: 0, deny: 2, ask: 3 };
+
+/** `agentguard check`. */
+export async function checkCommand(options: {
+  pack: string;
+  call: string;
+  conversation?: string;
+  unknownTool?: Decision;
+}): Promise<void> {
+  const pack = await loadPack(options.pack);
+  const call = await readCall(options.call);
+  const conversation =
+    options.conversation === undefined
+      ? new Conversation([])
+      : fromOpenAIChat(
+          parseJsonText(await readFile(options.conversation, 'utf8'), options.conversation),
+          options.conversation,
+        );
+  const fresh = await environmentFor(pack.manifest.domain);
+  const environment = fresh?.();
+  const runtime = new GuardRuntime(
+    [pack],
+    options.unknownTool === undefined ? {} : { unknownTool: options.unknownTool },
+  );
+  const verdict = await runtime.check(call, {
+    conversation,
+    invoker: environment?.invoker ?? noLookups,
+    now: environment?.now ?? new Date(),
+  });
+  await runtime.close();
+  process.stdout.write(`${JSON.stringify({ ...verdict, feedback: feedbackFor(verdict) }, null, 2)}\n`);
+  process.exitCode = exitCodes[verdict.decision];
+}

@@ -1,0 +1,64 @@
+import { rename, writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { AgentGuardError } from '../errors.ts';
+import { loadPack } from '../pack/load-pack.ts';
+import { environmentFor } from '../replay/environment.ts';
+import { replay } from '../replay/replay.ts';
+import { formatSummary, summarize } from '../replay/report.ts';
+import { readTrajectories } from '../replay/trajectories.ts';
+import { GuardRuntime } from '../runtime/guard-runtime.ts';
+
+const root = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
+
+/** Writes a file whole or not at all. */
+export async function writeAtomically(file: string, content: string): Promise<void> {
+  const temporary = `${file}.${process.pid}.tmp`;
+  await writeFile(temporary, content);
+  await rename(temporary, file);
+}
+
+async function run(options: { pack: string; trajectories: string; out?: string; json?: boolean }): Promise<void> {
+  const pack = await loadPack(options.pack);
+  const fresh = await environmentFor(pack.manifest.domain);
+  if (fresh === undefined) {
+    throw new AgentGuardError(
+      'invalid_input',
+      `no environment for domain \`${pack.manifest.domain}\`: replay needs its tools`,
+    );
+  }
+  const runs = await readTrajectories(options.trajectories);
+  const runtime = new GuardRuntime([pack]);
+  const progress = process.stderr.isTTY
+    ? (done: number, total: number) => process.stderr.write(`\rreplaying ${done}/${total} runs`)
+    : (done: number, total: number) => {
+        if (done % 50 === 0 || done === total) process.stderr.write(`replayed ${done}/${total} runs\n`);
+      };
+  const result = await replay(runtime, runs, fresh, progress);
+  if (process.stderr.isTTY) process.stderr.write('\n');
+  await runtime.close();
+  if (options.out !== undefined) {
+    await writeAtomically(options.out, result.lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+  }
+  const writeTools = new Set(
+    [...pack.tools.values()].filter((tool) => !tool.spec.readOnly).map((tool) => tool.spec.name),
+  );
+  const summary = summarize(result, writeTools);
+  process.stdout.write(options.json ? `${JSON.stringify(summary, null, 2)}\n` : `${formatSummary(summary, result)}\n`);
+}
+
+/** `agentguard replay`. */
+export async function replayCommand(options: { pack: string; trajectories: string; out: string; json?: boolean }) {
+  await run(options);
+}
+
+/** `agentguard start` (`npm start`): the bundled airline pack over the bundled GPT-4o runs. */
+export async function startCommand(options: { out?: string }) {
+  process.stdout.write(
+    'agentguard: replaying 200 recorded GPT-4o runs of tau-bench airline through the reviewed airline guard pack\n\n',
+  );
+  await run({
+    pack: root('packs/tau-airline'),
+    trajectories: root('data/tau-airline/trajectories-gpt-4o.json'),
+    ...(options.out === undefined ? {} : { out: options.out }),
+  });
+}

@@ -1,0 +1,60 @@
+/**
+ * Deterministic reading of yes and no in a conversation. The lexicon is small on purpose: a guard that must see an
+ * explicit yes treats anything it does not recognise as no.
+ */
+
+const yes = new RegExp(
+  [
+    String.raw`\b(yes|yeah|yep|yup|oui|sí|si|ja)\b`,
+    String.raw`\bi (do )?confirm\b`,
+    String.raw`\bconfirm(ed|ing)?\b(?![^.!?]*\?)`,
+    String.raw`\b(please )?(go ahead|proceed)\b(?![^.!?]*\?)`,
+    String.raw`\b(sounds|looks) (good|great|perfect|correct|fine)\b`,
+    String.raw`\b(that's|that is|it's|everything is|all) (correct|right|fine|good|perfect)\b`,
+    String.raw`\b(let's|lets) (do it|do that|go with|proceed)\b`,
+    String.raw`^(ok|okay|sure|absolutely|definitely|correct|right)\b`,
+  ].join('|'),
+  'u',
+);
+
+const no = new RegExp(
+  [
+    String.raw`^(no|nope|nah|not yet|wait|hold on|hold off|never ?mind|stop)\b`,
+    String.raw`\b(don't|do not|please don't|not) (proceed|go ahead|book|cancel|change|do (it|that))\b`,
+  ].join('|'),
+  'u',
+);
+
+const request = /\?|\b(confirm|proceed|go ahead|shall i|should i|would you like|do you want|is (this|that) correct)\b/u;
+
+function normalize(text: string): string {
+  return text.toLowerCase().replaceAll('’', "'").trim();
+}
+
+/**
+ * True when a user message explicitly agrees: a yes (or a clear equivalent such as "please proceed", "I confirm",
+ * "sounds good") and no refusal.
+ *
+ * @example
+ * ```ts
+ * isAffirmative('Yes, please proceed.'); // true
+ * isAffirmative('I guess that is fine'); // false
+ * ```
+ */
+export function isAffirmative(text: string): boolean {
+  const normalized = normalize(text);
+  return yes.test(normalized) && !no.test(normalized);
+}
+
+/**
+ * True when an assistant message asks the user to confirm or choose: a question, or words such as "confirm" or
+ * "would you like".
+ *
+ * @example
+ * ```ts
+ * asksForConfirmation('Shall I cancel reservation ZFA04Y?'); // true
+ * ```
+ */
+export function asksForConfirmation(text: string): boolean {
+  return request.test(normalize(text));
+}

@@ -1,0 +1,42 @@
+/**
+ * agentguard: compile written policy into guards that run before every tool call of an LLM agent.
+ *
+ * @example
+ * ```ts
+ * import { GuardRuntime, loadPack, feedbackFor } from 'agentguard';
+ * const runtime = new GuardRuntime([await loadPack('packs/tau-airline')]);
+ * ```
+ */
+
+export { asksForConfirmation, isAffirmative } from './dialogue/affirmation.ts';
+export { AgentGuardError, type ErrorCode, InputError, type InputIssue } from './errors.ts';
+export {
+  type AssistantMessage,
+  type Confirmation,
+  Conversation,
+  type Message,
+  type PastToolCall,
+  type SystemMessage,
+  type ToolResultMessage,
+  type UserMessage,
+} from './model/conversation.ts';
+export type { GuardContext, ToolInvoker } from './model/guard-context.ts';
+export { fromOpenAIChat, type OpenAIChatMessage, openAIChatMessageSchema } from './model/openai-chat.ts';
+export type { ToolCall } from './model/tool-call.ts';
+export type { Decision, Diagnostics, FaultKind, PolicyFinding, Verdict, Violation } from './model/verdict.ts';
+export { type GuardPack, type LoadedPolicy, type LoadedTool, loadPack } from './pack/load-pack.ts';
+export { type Manifest, manifestSchema, type PolicyEntry } from './pack/manifest.ts';
+export {
+  fromToolGuardSpec,
+  type PolicySpec,
+  type ToolGuardSpec,
+  type ToolPolicySpec,
+  toolGuardSpecSchema,
+  toolPolicySpecSchema,
+  toToolGuardSpec,
+} from './pack/policy-spec.ts';
+export { type ToolSpec, toolSpecSchema } from './pack/tool-spec.ts';
+export { feedbackFor } from './runtime/feedback.ts';
+export { GuardRuntime, type RuntimeOptions } from './runtime/guard-runtime.ts';
+export { GuardDeniedError, type GuardToolOptions, guardTool } from './runtime/guard-tool.ts';
+export type { GuardModule, PolicyCheck, PolicyOutcome } from './runtime/policy-check.ts';

@@ -1,0 +1,143 @@
+import { asksForConfirmation, isAffirmative } from '../dialogue/affirmation.ts';
+import type { ToolCall } from './tool-call.ts';
+
+/** A system or developer instruction. */
+export interface SystemMessage {
+  role: 'system';
+  text: string;
+}
+
+/** Something the user said. */
+export interface UserMessage {
+  role: 'user';
+  text: string;
+}
+
+/** Something the assistant said, with the tool calls it made in the same turn. */
+export interface AssistantMessage {
+  role: 'assistant';
+  text: string;
+  toolCalls: readonly ToolCall[];
+}
+
+/** The result a tool returned for a call. */
+export interface ToolResultMessage {
+  role: 'tool';
+  callId: string;
+  name: string;
+  content: string;
+}
+
+/** One message of a conversation. */
+export type Message = SystemMessage | UserMessage | AssistantMessage | ToolResultMessage;
+
+/** A tool call the agent made earlier in the conversation, with its result when one was recorded. */
+export interface PastToolCall {
+  call: ToolCall;
+  result: string | undefined;
+  /** Index of the assistant message that made the call. */
+  messageIndex: number;
+  /** Index of the call among that message's tool calls. */
+  callIndex: number;
+}
+
+/** The user's explicit yes and the assistant message it answers. */
+export interface Confirmation {
+  /** The user's message that says yes. */
+  reply: string;
+  /** The last assistant text before the reply: the proposal the user agreed to. */
+  proposal: string;
+  /** Whether the proposal asks the user to confirm. */
+  proposalAsks: boolean;
+  /** Tool calls made after the reply, before the call being checked. */
+  callsSince: readonly PastToolCall[];
+}
+
+/**
+ * The typed conversation before a tool call, oldest message first, with the questions guards ask of it.
+ *
+ * @example
+ * ```ts
+ * const conversation = new Conversation([
+ *   { role: 'assistant', text: 'Cancel reservation ZFA04Y? Please confirm.', toolCalls: [] },
+ *   { role: 'user', text: 'Yes, go ahead.' },
+ * ]);
+ * conversation.confirmation()?.proposal; // 'Cancel reservation ZFA04Y? Please confirm.'
+ * ```
+ */
+export class Conversation {
+  readonly messages: readonly Message[];
+
+  constructor(messages: readonly Message[]) {
+    this.messages = messages;
+  }
+
+  /** The conversation up to, not including, message `index`. */
+  before(index: number): Conversation {
+    return new Conversation(this.messages.slice(0, index));
+  }
+
+  /** Every user message's text, oldest first. */
+  userTexts(): string[] {
+    const texts: string[] = [];
+    for (const message of this.messages) if (message.role === 'user') texts.push(message.text);
+    return texts;
+  }
+
+  /** Index of the last user message, or -1. */
+  lastUserIndex(): number {
+    for (let index = this.messages.length - 1; index >= 0; index--) {
+      if (this.messages[index]?.role === 'user') return index;
+    }
+    return -1;
+  }
+
+  /**
+   * Every tool call made from message `from` on, with its result. A call's result is the tool message that answers it
+   * among those right after its assistant message (by call id, else by position), since call ids may repeat within a
+   * conversation.
+   */
+  toolCalls(from = 0): PastToolCall[] {
+    const calls: PastToolCall[] = [];
+    for (let index = from; index < this.messages.length; index++) {
+      const message = this.messages[index];
+      if (message?.role !== 'assistant' || message.toolCalls.length === 0) continue;
+      const answers: ToolResultMessage[] = [];
+      for (let next = index + 1; this.messages[next]?.role === 'tool'; next++) {
+        answers.push(this.messages[next] as ToolResultMessage);
+      }
+      message.toolCalls.forEach((call, callIndex) => {
+        let answer = answers.findIndex((candidate) => candidate.callId === call.id);
+        if (answer === -1 && answers.length > 0) answer = 0;
+        const result = answer === -1 ? undefined : answers.splice(answer, 1)[0]?.content;
+        calls.push({ call, result, messageIndex: index, callIndex });
+      });
+    }
+    return calls;
+  }
+
+  /**
+   * The user's explicit confirmation, when the last thing the user said is an explicit yes (see `isAffirmative`);
+   * otherwise undefined.
+   */
+  confirmation(): Confirmation | undefined {
+    const replyIndex = this.lastUserIndex();
+    const reply = this.messages[replyIndex];
+    if (reply?.role !== 'user' || !isAffirmative(reply.text)) return undefined;
+    let proposal = '';
+    for (let index = replyIndex - 1; index >= 0; index--) {
+      const message = this.messages[index];
+      if (message?.role === 'user') break;
+      if (message?.role === 'assistant' && message.text.trim() !== '') {
+        proposal = message.text;
+        break;
+      }
+    }
+    return {
+      reply: reply.text,
+      proposal,
+      proposalAsks: asksForConfirmation(proposal),
+      callsSince: this.toolCalls(replyIndex + 1),
+    };
+  }
+}

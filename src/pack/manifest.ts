@@ -1,0 +1,36 @@
+import { z } from 'zod';
+
+const policyEntrySchema = z.discriminatedUnion('state', [
+  z.object({ id: z.string(), state: z.literal('enforced'), effect: z.enum(['deny', 'ask']).default('deny') }),
+  z.object({ id: z.string(), state: z.literal('not_enforced'), reason: z.string().min(1) }),
+  z.object({ id: z.string(), state: z.literal('archived'), reason: z.string().min(1) }),
+]);
+
+/** Schema of a guard pack's `manifest.json`. */
+export const manifestSchema = z.object({
+  format: z.literal(1),
+  domain: z.string().min(1),
+  description: z.string(),
+  /** The policy document the references quote, relative to the pack. */
+  policyDocument: z.string(),
+  /** Reviewed guard code runs in-process; other code runs in a worker that a hang cannot block. */
+  reviewed: z.boolean(),
+  /** The tool specs, relative to the pack. */
+  tools: z.string(),
+  guards: z.record(
+    z.string(),
+    z.object({
+      spec: z.string().optional(),
+      guard: z.string().optional(),
+      policies: z.array(policyEntrySchema),
+    }),
+  ),
+  /** Policies of the document that no tool guard decides, with the reason. */
+  general: z.array(z.object({ id: z.string(), name: z.string(), references: z.array(z.string()), reason: z.string() })),
+});
+
+/** A guard pack's manifest. */
+export type Manifest = z.output<typeof manifestSchema>;
+
+/** A manifest's entry for one policy: enforced (and with what effect), not enforced, or archived, with the reason. */
+export type PolicyEntry = z.output<typeof policyEntrySchema>;

@@ -1,0 +1,35 @@
+import { AirlineTools, airlineNow } from '../domains/tau-airline/airline-tools.ts';
+import { AirlineDatabase, loadAirlineData } from '../domains/tau-airline/database.ts';
+import type { ToolInvoker } from '../model/guard-context.ts';
+
+/** A domain's tools over a fresh database: what a replay applies recorded calls to. */
+export interface Environment {
+  /** Runs a tool and returns what the agent would see. */
+  run(tool: string, args: Record<string, unknown>): string;
+  /** Read-only lookups for guards. */
+  invoker: ToolInvoker;
+  /** The domain's clock. */
+  now: Date;
+}
+
+/** Makes a fresh environment for each replayed run. */
+export type EnvironmentFactory = () => Environment;
+
+/**
+ * The environment factory of a known domain, or undefined.
+ *
+ * @example
+ * ```ts
+ * const fresh = await environmentFor('tau-airline');
+ * const environment = fresh?.();
+ * ```
+ */
+export async function environmentFor(domain: string): Promise<EnvironmentFactory | undefined> {
+  if (domain !== 'tau-airline') return undefined;
+  const data = await loadAirlineData();
+  const now = new Date(`${airlineNow}-05:00`);
+  return () => {
+    const tools = new AirlineTools(new AirlineDatabase(data));
+    return { run: (tool, args) => tools.run(tool, args), invoker: tools.invoker, now };
+  };
+}

@@ -1,0 +1,196 @@
+import { AgentGuardError } from '../errors.ts';
+import type { GuardContext, ToolInvoker } from '../model/guard-context.ts';
+import type { ToolCall } from '../model/tool-call.ts';
+import type { Decision, Diagnostics, FaultKind, Verdict, Violation } from '../model/verdict.ts';
+import type { GuardPack, LoadedTool } from '../pack/load-pack.ts';
+import { type GuardExecutor, InProcessExecutor } from './executor.ts';
+import type { PolicyOutcome } from './policy-check.ts';
+import { WorkerExecutor } from './worker-executor.ts';
+
+/** How the runtime decides what no enforced policy decides. */
+export interface RuntimeOptions {
+  /** Decision for a tool that no loaded pack knows. Default `deny`. */
+  unknownTool?: Decision;
+  /** Decision for arguments that do not match the tool's schema (unknown, missing or mistyped). Default `deny`. */
+  invalidArguments?: Decision;
+  /** Decision for a policy the pack lists as not enforced (its guard never went green). Default `deny`. */
+  notEnforced?: Decision;
+  /** Time budget of one policy check in milliseconds. Default 100. */
+  timeoutMs?: number;
+  /** Decide and report, never block: the verdict's `decision` is always `allow`. Default false. */
+  shadow?: boolean;
+}
+
+interface Route {
+  pack: GuardPack;
+  tool: LoadedTool;
+  executor: GuardExecutor;
+  lookups: ReadonlySet<string>;
+}
+
+const rank: Record<Decision, number> = { allow: 0, ask: 1, deny: 2 };
+
+function runtimeViolation(fault: FaultKind, message: string, effect: Decision): Violation {
+  return {
+    policy: `runtime.${fault}`,
+    name: fault === 'unknown_tool' ? 'Unknown tool' : 'Invalid arguments',
+    message,
+    references: [],
+    effect: effect === 'ask' ? 'ask' : 'deny',
+    fault,
+  };
+}
+
+/**
+ * Decides every tool call before it runs, from the loaded guard packs. Never throws for a call: a guard that throws,
+ * hangs, returns something malformed or is missing yields deny with the policy and the fault named.
+ *
+ * @example
+ * ```ts
+ * const runtime = new GuardRuntime([await loadPack('packs/tau-airline')]);
+ * const verdict = await runtime.check(call, { conversation, invoker, now: new Date('2024-05-15T15:00:00') });
+ * if (verdict.decision !== 'allow') return feedbackFor(verdict);
+ * ```
+ */
+export class GuardRuntime {
+  private readonly routes = new Map<string, Route>();
+  private readonly executors: GuardExecutor[] = [];
+  private readonly options: Required<RuntimeOptions>;
+
+  constructor(packs: readonly GuardPack[], options: RuntimeOptions = {}) {
+    this.options = {
+      unknownTool: options.unknownTool ?? 'deny',
+      invalidArguments: options.invalidArguments ?? 'deny',
+      notEnforced: options.notEnforced ?? 'deny',
+      timeoutMs: options.timeoutMs ?? 100,
+      shadow: options.shadow ?? false,
+    };
+    for (const pack of packs) {
+      const executor = pack.manifest.reviewed ? new InProcessExecutor() : new WorkerExecutor();
+      this.executors.push(executor);
+      const lookups = new Set(
+        [...pack.tools.values()].filter((tool) => tool.spec.readOnly).map((tool) => tool.spec.name),
+      );
+      for (const [name, tool] of pack.tools) {
+        const taken = this.routes.get(name);
+        if (taken !== undefined) {
+          throw new AgentGuardError(
+            'invalid_pack',
+            `tool \`${name}\` is guarded by two packs: \`${taken.pack.manifest.domain}\` and \`${pack.manifest.domain}\``,
+          );
+        }
+        this.routes.set(name, { pack, tool, executor, lookups });
+      }
+    }
+  }
+
+  /** Decides one tool call in its context. */
+  async check(call: ToolCall, context: GuardContext): Promise<Verdict> {
+    const started = performance.now();
+    const violations: Violation[] = [];
+    const errors: { policy: string; fault: FaultKind; message: string }[] = [];
+    const evaluated: string[] = [];
+    const route = this.routes.get(call.name);
+    if (route === undefined) {
+      if (this.options.unknownTool !== 'allow') {
+        violations.push(
+          runtimeViolation('unknown_tool', `no guard pack knows the tool \`${call.name}\``, this.options.unknownTool),
+        );
+      }
+      return this.verdict(call, violations, { policies: evaluated, errors, durationUs: 0 }, started);
+    }
+    const problems = route.tool.validate(call.arguments);
+    if (problems.length > 0 && this.options.invalidArguments !== 'allow') {
+      violations.push(
+        runtimeViolation(
+          'invalid_arguments',
+          `the arguments of \`${call.name}\` do not match its schema: ${problems.join('; ')}`,
+          this.options.invalidArguments,
+        ),
+      );
+      return this.verdict(call, violations, { policies: evaluated, errors, durationUs: 0 }, started);
+    }
+    const enforced: string[] = [];
+    for (const policy of route.tool.policies) {
+      if (policy.entry.state === 'enforced') enforced.push(policy.spec.id);
+      else if (policy.entry.state === 'not_enforced' && this.options.notEnforced !== 'allow') {
+        violations.push({
+          policy: policy.spec.id,
+          name: policy.spec.name,
+          message: `the policy has no working guard (${policy.entry.reason})`,
+          references: policy.spec.references,
+          effect: this.options.notEnforced === 'ask' ? 'ask' : 'deny',
+          fault: 'not_enforced',
+        });
+      }
+    }
+    if (enforced.length > 0) {
+      const guarded: GuardContext = {
+        conversation: context.conversation,
+        now: context.now,
+        invoker: readOnly(context.invoker, route.lookups),
+      };
+      const outcomes = await route.executor.evaluate(route.tool, enforced, call, guarded, this.options.timeoutMs);
+      for (const outcome of outcomes) this.record(route.tool, outcome, violations, errors);
+      evaluated.push(...enforced);
+    }
+    return this.verdict(call, violations, { policies: evaluated, errors, durationUs: 0 }, started);
+  }
+
+  private record(
+    tool: LoadedTool,
+    outcome: PolicyOutcome,
+    violations: Violation[],
+    errors: { policy: string; fault: FaultKind; message: string }[],
+  ): void {
+    const policy = tool.policies.find((candidate) => candidate.spec.id === outcome.policy);
+    const name = policy?.spec.name ?? outcome.policy;
+    const references = policy?.spec.references ?? [];
+    if ('fault' in outcome) {
+      errors.push({ policy: outcome.policy, fault: outcome.fault, message: outcome.message });
+      violations.push({
+        policy: outcome.policy,
+        name,
+        message: `while evaluating policy \`${outcome.policy}\`: the guard ${outcome.message}; denied because the policy could not be checked`,
+        references,
+        effect: 'deny',
+        fault: outcome.fault,
+      });
+      return;
+    }
+    if (outcome.finding === undefined) return;
+    const effect = policy?.entry.state === 'enforced' ? policy.entry.effect : 'deny';
+    const violation: Violation = { policy: outcome.policy, name, message: outcome.finding.message, references, effect };
+    if (policy?.spec.remedy !== undefined) violation.remedy = policy.spec.remedy;
+    if (outcome.finding.facts !== undefined) violation.facts = outcome.finding.facts;
+    violations.push(violation);
+  }
+
+  private verdict(call: ToolCall, violations: Violation[], diagnostics: Diagnostics, started: number): Verdict {
+    let evaluated: Decision = 'allow';
+    for (const violation of violations) if (rank[violation.effect] > rank[evaluated]) evaluated = violation.effect;
+    diagnostics.durationUs = Math.round((performance.now() - started) * 1000);
+    return {
+      decision: this.options.shadow ? 'allow' : evaluated,
+      evaluated,
+      tool: call.name,
+      callId: call.id,
+      violations,
+      diagnostics,
+    };
+  }
+
+  /** Stops worker threads, if any were started. */
+  async close(): Promise<void> {
+    await Promise.all(this.executors.map((executor) => executor.close()));
+  }
+}
+
+function readOnly(invoker: ToolInvoker, lookups: ReadonlySet<string>): ToolInvoker {
+  return {
+    invoke(tool, args) {
+      if (!lookups.has(tool)) return Promise.reject(new Error(`\`${tool}\` is not a read-only lookup of this pack`));
+      return invoker.invoke(tool, args);
+    },
+  };
+}

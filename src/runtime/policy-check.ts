@@ -1,0 +1,111 @@
+import type { GuardContext } from '../model/guard-context.ts';
+import type { ToolCall } from '../model/tool-call.ts';
+import type { FaultKind, PolicyFinding } from '../model/verdict.ts';
+
+/**
+ * The code of one atomic policy: returns nothing when the call complies, or a finding that says what is wrong.
+ *
+ * @example
+ * ```ts
+ * const maxPassengers: PolicyCheck<{ passengers: unknown[] }> = (args) =>
+ *   args.passengers.length > 5 ? { message: `${args.passengers.length} passengers; at most 5 are allowed` } : undefined;
+ * ```
+ */
+export type PolicyCheck<Args extends object = Record<string, unknown>> = (
+  args: Args,
+  context: GuardContext,
+  call: ToolCall,
+) => PolicyFinding | undefined | Promise<PolicyFinding | undefined>;
+
+/** What a guard module exports: its policy checks by policy id. */
+export interface GuardModule {
+  checks: Record<string, PolicyCheck<never>>;
+}
+
+/** The outcome of evaluating one policy: complies, breaks it (finding), or could not be decided (fault). */
+export type PolicyOutcome =
+  | { policy: string; finding: PolicyFinding | undefined }
+  | { policy: string; fault: FaultKind; message: string };
+
+/** A policy to evaluate: its id and its check, absent when the guard code has none. */
+export interface CheckToRun {
+  policy: string;
+  check: PolicyCheck<never> | undefined;
+  /** Why the check is absent, when known. */
+  missingReason?: string;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function toOutcome(policy: string, result: unknown): PolicyOutcome {
+  if (result === undefined || result === null) return { policy, finding: undefined };
+  if (typeof result === 'object' && !Array.isArray(result)) {
+    const { message, facts } = result as { message?: unknown; facts?: unknown };
+    const factsValid = facts === undefined || (typeof facts === 'object' && facts !== null && !Array.isArray(facts));
+    if (typeof message === 'string' && message.trim() !== '' && factsValid) {
+      return {
+        policy,
+        finding: facts === undefined ? { message } : { message, facts: facts as Record<string, unknown> },
+      };
+    }
+  }
+  let shown: string;
+  try {
+    shown = JSON.stringify(result)?.slice(0, 200) ?? String(result);
+  } catch {
+    shown = String(result);
+  }
+  return { policy, fault: 'malformed', message: `returned ${shown}; expected nothing or { message, facts? }` };
+}
+
+const timedOut = Symbol('timed out');
+
+/**
+ * Runs policy checks and never throws: the one place where a check that throws, outlives `timeoutMs`, returns
+ * something malformed or is missing becomes a fault (which the runtime turns into deny). Checks run one after another
+ * so each overrun is charged to its own policy.
+ *
+ * @example
+ * ```ts
+ * const outcomes = await evaluateChecks([{ policy: 'a.b', check }], args, context, call, 50);
+ * ```
+ */
+export async function evaluateChecks(
+  checks: readonly CheckToRun[],
+  args: Record<string, unknown>,
+  context: GuardContext,
+  call: ToolCall,
+  timeoutMs: number,
+): Promise<PolicyOutcome[]> {
+  const outcomes: PolicyOutcome[] = [];
+  for (const { policy, check, missingReason } of checks) {
+    if (check === undefined) {
+      outcomes.push({ policy, fault: 'missing_guard', message: missingReason ?? 'the guard code has no check for it' });
+      continue;
+    }
+    const started = performance.now();
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      let result: unknown = check(args as never, context, call);
+      if (result instanceof Promise) {
+        const deadline = new Promise<typeof timedOut>((resolve) => {
+          timer = setTimeout(resolve, timeoutMs, timedOut);
+        });
+        result = await Promise.race([result, deadline]);
+      }
+      const elapsed = performance.now() - started;
+      if (result === timedOut || elapsed > timeoutMs) {
+        outcomes.push({ policy, fault: 'timeout', message: `took longer than its ${timeoutMs} ms budget` });
+      } else {
+        outcomes.push(toOutcome(policy, result));
+      }
+    } catch (error) {
+      outcomes.push({ policy, fault: 'threw', message: `threw: ${describe(error)}` });
+    } finally {
+      if (timer !== undefined) clearTimeout(timer);
+    }
+  }
+  return outcomes;
+}

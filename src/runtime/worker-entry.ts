@@ -1,0 +1,58 @@
+import { pathToFileURL } from 'node:url';
+import { parentPort } from 'node:worker_threads';
+import { Conversation } from '../model/conversation.ts';
+import { evaluateChecks, type GuardModule } from './policy-check.ts';
+import type { WorkerReply, WorkerRequest } from './worker-protocol.ts';
+
+const port = parentPort;
+if (port === null) throw new Error('worker-entry must run in a worker thread');
+
+const modules = new Map<string, Promise<GuardModule | string>>();
+const lookups = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+let nextLookup = 0;
+
+function load(file: string): Promise<GuardModule | string> {
+  let module = modules.get(file);
+  if (module === undefined) {
+    module = import(pathToFileURL(file).href).then(
+      (loaded: Partial<GuardModule>) =>
+        typeof loaded.checks === 'object' && loaded.checks !== null
+          ? (loaded as GuardModule)
+          : 'exports no `checks` record',
+      (error: Error) => `cannot be loaded: ${error.message}`,
+    );
+    modules.set(file, module);
+  }
+  return module;
+}
+
+port.on('message', async (request: WorkerRequest) => {
+  if (request.type === 'lookup') {
+    const pending = lookups.get(request.lookupId);
+    lookups.delete(request.lookupId);
+    if (request.error !== undefined) pending?.reject(new Error(request.error));
+    else pending?.resolve(request.value);
+    return;
+  }
+  const module = await load(request.guardFile);
+  const checks = request.policies.map((policy) =>
+    typeof module === 'string'
+      ? { policy, check: undefined, missingReason: module }
+      : { policy, check: module.checks[policy] },
+  );
+  const context = {
+    conversation: new Conversation(request.messages),
+    now: new Date(request.now),
+    invoker: {
+      invoke(tool: string, args: Record<string, unknown>): Promise<unknown> {
+        const lookupId = nextLookup++;
+        return new Promise((resolve, reject) => {
+          lookups.set(lookupId, { resolve, reject });
+          port.postMessage({ type: 'lookup', id: request.id, lookupId, tool, args } satisfies WorkerReply);
+        });
+      },
+    },
+  };
+  const outcomes = await evaluateChecks(checks, request.call.arguments, context, request.call, request.timeoutMs);
+  port.postMessage({ type: 'result', id: request.id, outcomes } satisfies WorkerReply);
+});

@@ -1,0 +1,118 @@
+import { Worker } from 'node:worker_threads';
+import type { GuardContext } from '../model/guard-context.ts';
+import type { ToolCall } from '../model/tool-call.ts';
+import type { LoadedTool } from '../pack/load-pack.ts';
+import type { GuardExecutor } from './executor.ts';
+import type { PolicyOutcome } from './policy-check.ts';
+import type { WorkerReply, WorkerRequest } from './worker-protocol.ts';
+
+interface Pending {
+  resolve(outcomes: PolicyOutcome[]): void;
+  context: GuardContext;
+  worker: Worker;
+  policies: readonly string[];
+}
+
+/**
+ * Runs guard code that is not reviewed in a worker thread. The worker sees only copies of the call, the conversation
+ * and lookup results; a check that hangs, even in a synchronous loop, is stopped by terminating the worker, and the
+ * next call starts a fresh one. The time budget covers the whole evaluation of one call.
+ */
+export class WorkerExecutor implements GuardExecutor {
+  private worker: Worker | undefined;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 0;
+
+  private start(): Worker {
+    if (this.worker !== undefined) return this.worker;
+    const worker = new Worker(new URL('./worker-entry.ts', import.meta.url));
+    worker.unref();
+    worker.on('message', (reply: WorkerReply) => this.onReply(worker, reply));
+    worker.on('error', (error) => this.failAll(worker, `the guard worker failed: ${error.message}`));
+    worker.on('exit', () => {
+      if (this.worker === worker) this.worker = undefined;
+      this.failAll(worker, 'the guard worker exited');
+    });
+    this.worker = worker;
+    return worker;
+  }
+
+  /** Fails, as faults, the calls still in flight on a worker that died. */
+  private failAll(worker: Worker, message: string): void {
+    for (const [id, pending] of this.pending) {
+      if (pending.worker !== worker) continue;
+      this.pending.delete(id);
+      pending.resolve(pending.policies.map((policy) => ({ policy, fault: 'threw', message })));
+    }
+  }
+
+  private onReply(worker: Worker, reply: WorkerReply): void {
+    const pending = this.pending.get(reply.id);
+    if (pending === undefined) return;
+    if (reply.type === 'result') {
+      this.pending.delete(reply.id);
+      pending.resolve(reply.outcomes);
+      return;
+    }
+    pending.context.invoker.invoke(reply.tool, reply.args).then(
+      (value) =>
+        worker.postMessage({ type: 'lookup', id: reply.id, lookupId: reply.lookupId, value } satisfies WorkerRequest),
+      (error: unknown) =>
+        worker.postMessage({
+          type: 'lookup',
+          id: reply.id,
+          lookupId: reply.lookupId,
+          error: error instanceof Error ? error.message : String(error),
+        } satisfies WorkerRequest),
+    );
+  }
+
+  evaluate(
+    tool: LoadedTool,
+    policies: readonly string[],
+    call: ToolCall,
+    context: GuardContext,
+    timeoutMs: number,
+  ): Promise<PolicyOutcome[]> {
+    const worker = this.start();
+    const id = this.nextId++;
+    return new Promise<PolicyOutcome[]>((resolve) => {
+      const budget = timeoutMs * Math.max(1, policies.length);
+      const timer = setTimeout(() => {
+        if (!this.pending.has(id)) return;
+        this.pending.delete(id);
+        resolve(
+          policies.map((policy) => ({ policy, fault: 'timeout', message: `took longer than its ${budget} ms budget` })),
+        );
+        // Other calls in flight on this worker fail with it; the next call starts a fresh worker.
+        this.worker = undefined;
+        void worker.terminate();
+      }, budget);
+      this.pending.set(id, {
+        context,
+        worker,
+        policies,
+        resolve: (outcomes) => {
+          clearTimeout(timer);
+          resolve(outcomes);
+        },
+      });
+      worker.postMessage({
+        type: 'check',
+        id,
+        guardFile: tool.guardFile ?? '',
+        policies: [...policies],
+        call,
+        messages: context.conversation.messages,
+        now: context.now.getTime(),
+        timeoutMs,
+      } satisfies WorkerRequest);
+    });
+  }
+
+  async close(): Promise<void> {
+    const worker = this.worker;
+    this.worker = undefined;
+    if (worker !== undefined) await worker.terminate();
+  }
+}

@@ -11,8 +11,9 @@ const yes = new RegExp(
     String.raw`\b(please )?(go ahead|proceed)\b(?![^.!?]*\?)`,
     String.raw`\b(sounds|looks) (good|great|perfect|correct|fine)\b`,
     String.raw`\b(that's|that is|it's|everything is|all) (correct|right|fine|good|perfect)\b`,
-    String.raw`\b(let's|lets) (do it|do that|go with|proceed)\b`,
-    String.raw`^(ok|okay|sure|absolutely|definitely|correct|right)\b`,
+    String.raw`\b(let's|lets) (do it|do that|proceed)\b`,
+    String.raw`\bplease do( it| that| so)?\b`,
+    String.raw`^(ok|okay|absolutely|definitely)\b`,
   ].join('|'),
   'u',
 );

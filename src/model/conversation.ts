@@ -67,6 +67,8 @@ export interface Confirmation {
  */
 export class Conversation {
   readonly messages: readonly Message[];
+  private userTextsCache: string[] | undefined;
+  private confirmationCache: { value: Confirmation | undefined } | undefined;
 
   constructor(messages: readonly Message[]) {
     this.messages = messages;
@@ -78,10 +80,12 @@ export class Conversation {
   }
 
   /** Every user message's text, oldest first. */
-  userTexts(): string[] {
-    const texts: string[] = [];
-    for (const message of this.messages) if (message.role === 'user') texts.push(message.text);
-    return texts;
+  userTexts(): readonly string[] {
+    if (this.userTextsCache === undefined) {
+      this.userTextsCache = [];
+      for (const message of this.messages) if (message.role === 'user') this.userTextsCache.push(message.text);
+    }
+    return this.userTextsCache;
   }
 
   /** Index of the last user message, or -1. */
@@ -121,6 +125,11 @@ export class Conversation {
    * otherwise undefined.
    */
   confirmation(): Confirmation | undefined {
+    this.confirmationCache ??= { value: this.findConfirmation() };
+    return this.confirmationCache.value;
+  }
+
+  private findConfirmation(): Confirmation | undefined {
     const replyIndex = this.lastUserIndex();
     const reply = this.messages[replyIndex];
     if (reply?.role !== 'user' || !isAffirmative(reply.text)) return undefined;

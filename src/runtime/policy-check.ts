@@ -64,8 +64,9 @@ const timedOut = Symbol('timed out');
 
 /**
  * Runs policy checks and never throws: the one place where a check that throws, outlives `timeoutMs`, returns
- * something malformed or is missing becomes a fault (which the runtime turns into deny). Checks run one after another
- * so each overrun is charged to its own policy.
+ * something malformed or is missing becomes a fault (which the runtime turns into deny). Checks start one after
+ * another; a synchronous check is charged its own running time, and asynchronous checks share one deadline, `timeoutMs`
+ * after the last one started, so that a check still pending then is the one reported.
  *
  * @example
  * ```ts
@@ -79,33 +80,52 @@ export async function evaluateChecks(
   call: ToolCall,
   timeoutMs: number,
 ): Promise<PolicyOutcome[]> {
-  const outcomes: PolicyOutcome[] = [];
-  for (const { policy, check, missingReason } of checks) {
+  const outcomes: (PolicyOutcome | undefined)[] = new Array(checks.length);
+  const pending: Promise<void>[] = [];
+  checks.forEach(({ policy, check, missingReason }, index) => {
     if (check === undefined) {
-      outcomes.push({ policy, fault: 'missing_guard', message: missingReason ?? 'the guard code has no check for it' });
-      continue;
+      outcomes[index] = {
+        policy,
+        fault: 'missing_guard',
+        message: missingReason ?? 'the guard code has no check for it',
+      };
+      return;
     }
     const started = performance.now();
-    let timer: NodeJS.Timeout | undefined;
+    let result: unknown;
     try {
-      let result: unknown = check(args as never, context, call);
-      if (result instanceof Promise) {
-        const deadline = new Promise<typeof timedOut>((resolve) => {
-          timer = setTimeout(resolve, timeoutMs, timedOut);
-        });
-        result = await Promise.race([result, deadline]);
-      }
-      const elapsed = performance.now() - started;
-      if (result === timedOut || elapsed > timeoutMs) {
-        outcomes.push({ policy, fault: 'timeout', message: `took longer than its ${timeoutMs} ms budget` });
-      } else {
-        outcomes.push(toOutcome(policy, result));
-      }
+      result = check(args as never, context, call);
     } catch (error) {
-      outcomes.push({ policy, fault: 'threw', message: `threw: ${describe(error)}` });
-    } finally {
-      if (timer !== undefined) clearTimeout(timer);
+      outcomes[index] = { policy, fault: 'threw', message: `threw: ${describe(error)}` };
+      return;
     }
+    if (performance.now() - started > timeoutMs) {
+      outcomes[index] = { policy, fault: 'timeout', message: `took longer than its ${timeoutMs} ms budget` };
+    } else if (result instanceof Promise) {
+      pending.push(
+        result.then(
+          (value: unknown) => {
+            outcomes[index] = toOutcome(policy, value);
+          },
+          (error: unknown) => {
+            outcomes[index] = { policy, fault: 'threw', message: `threw: ${describe(error)}` };
+          },
+        ),
+      );
+    } else {
+      outcomes[index] = toOutcome(policy, result);
+    }
+  });
+  if (pending.length > 0) {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<typeof timedOut>((resolve) => {
+      timer = setTimeout(resolve, timeoutMs, timedOut);
+    });
+    await Promise.race([Promise.all(pending), deadline]);
+    clearTimeout(timer);
   }
-  return outcomes;
+  return checks.map(
+    ({ policy }, index) =>
+      outcomes[index] ?? { policy, fault: 'timeout', message: `took longer than its ${timeoutMs} ms budget` },
+  );
 }

@@ -15,10 +15,15 @@ import {
 
 const userConfirmation: PolicyCheck<BookReservationArgs> = (args, context) => {
   const details = args.flights.map((flight) => flight.flight_number);
-  return unconfirmed(context, 'book_reservation', details, (past) => {
-    const flights = past.flights as { flight_number?: unknown }[] | undefined;
-    return JSON.stringify(flights?.map((flight) => flight.flight_number)) === JSON.stringify(details);
-  });
+  return unconfirmed(
+    context,
+    'book_reservation',
+    { action: /\bbook|\breservation\b|\bpayment\b|\bpurchase/, details },
+    (past) => {
+      const flights = past.flights as { flight_number?: unknown }[] | undefined;
+      return JSON.stringify(flights?.map((flight) => flight.flight_number)) === JSON.stringify(details);
+    },
+  );
 };
 
 const userIdObtained: PolicyCheck<BookReservationArgs> = async (args, context) => {

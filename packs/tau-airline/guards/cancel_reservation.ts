@@ -7,6 +7,7 @@ import {
   findReservation,
   isFlown,
   ownerNotObtained,
+  reasonGiven,
   statedReasons,
   unconfirmed,
 } from './lib/airline.ts';
@@ -16,14 +17,19 @@ const dayMs = 24 * 60 * 60 * 1000;
 const userConfirmation: PolicyCheck<CancelReservationArgs> = async (args, context) => {
   const reservation = await findReservation(context, args.reservation_id);
   const details = [args.reservation_id, ...(reservation?.flights.map((flight) => flight.flight_number) ?? [])];
-  return unconfirmed(context, 'cancel_reservation', details, (past) => past.reservation_id === args.reservation_id);
+  return unconfirmed(
+    context,
+    'cancel_reservation',
+    { action: /\bcancel/, details },
+    (past) => past.reservation_id === args.reservation_id,
+  );
 };
 
 const userIdObtained: PolicyCheck<CancelReservationArgs> = (args, context) =>
   ownerNotObtained(context, args.reservation_id);
 
 const reasonObtained: PolicyCheck<CancelReservationArgs> = (_args, context) => {
-  if (statedReasons(context).length > 0) return undefined;
+  if (reasonGiven(context)) return undefined;
   return {
     message:
       'the user has not said why they cancel: ask for the reason (change of plan, airline cancelled flight, or other)',

@@ -1,6 +1,6 @@
 /** Guards of `send_certificate`: one check per atomic policy. */
 import type { GuardContext, PolicyCheck } from 'agentguard';
-import type { SendCertificateArgs } from '../types.ts';
+import type { FlightOnDate, SendCertificateArgs } from '../types.ts';
 import { findFlightOnDate, findReservation, findUser } from './lib/airline.ts';
 
 /** A reservation that could ground a certificate: it has a cancelled or a delayed flight. */
@@ -11,7 +11,26 @@ interface Basis {
   eligible: boolean;
 }
 
-async function bases(args: SendCertificateArgs, context: GuardContext): Promise<Basis[]> {
+/** Delayed now, or departed later than scheduled. */
+function wasDelayed(segment: FlightOnDate | undefined): boolean {
+  if (segment?.status === 'delayed') return true;
+  if (segment?.status !== 'landed' && segment?.status !== 'flying') return false;
+  return segment.actual_departure_time_est > `${segment.date}T${segment.scheduled_departure_time_est}`;
+}
+
+const basesCache = new WeakMap<GuardContext, Promise<Basis[]>>();
+
+/** The reservations that could ground this certificate; found once per decision. */
+function bases(args: SendCertificateArgs, context: GuardContext): Promise<Basis[]> {
+  let found = basesCache.get(context);
+  if (found === undefined) {
+    found = findBases(args, context);
+    basesCache.set(context, found);
+  }
+  return found;
+}
+
+async function findBases(args: SendCertificateArgs, context: GuardContext): Promise<Basis[]> {
   const user = await findUser(context, args.user_id);
   if (user === undefined) return [];
   const said = context.conversation.messages
@@ -22,17 +41,16 @@ async function bases(args: SendCertificateArgs, context: GuardContext): Promise<
   for (const id of mentioned.length > 0 ? mentioned : user.reservations) {
     const reservation = await findReservation(context, id);
     if (reservation === undefined) continue;
-    const statuses = await Promise.all(
-      reservation.flights.map(
-        async (flight) => (await findFlightOnDate(context, flight.flight_number, flight.date))?.status,
-      ),
+    const segments = await Promise.all(
+      reservation.flights.map((flight) => findFlightOnDate(context, flight.flight_number, flight.date)),
     );
     const eligible =
       user.membership !== 'regular' || reservation.insurance === 'yes' || reservation.cabin === 'business';
     const passengers = reservation.passengers.length;
-    if (statuses.includes('cancelled'))
+    if (segments.some((segment) => segment?.status === 'cancelled')) {
       found.push({ reservationId: id, kind: 'cancelled', amount: 100 * passengers, eligible });
-    if (statuses.includes('delayed'))
+    }
+    if (segments.some(wasDelayed))
       found.push({ reservationId: id, kind: 'delayed', amount: 50 * passengers, eligible });
   }
   return found;

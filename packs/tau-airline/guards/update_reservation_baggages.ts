@@ -7,7 +7,7 @@ const userConfirmation: PolicyCheck<UpdateReservationBaggagesArgs> = (args, cont
   return unconfirmed(
     context,
     'update_reservation_baggages',
-    [args.reservation_id, 'bag'],
+    { action: /\bbag|\bluggage/, details: [args.reservation_id] },
     (past) => past.reservation_id === args.reservation_id,
   );
 };

@@ -12,18 +12,16 @@ import {
   unconfirmed,
 } from './lib/airline.ts';
 
-const cabinWords = { basic_economy: 'basic economy', economy: 'economy', business: 'business' };
-
 function isKept(reservation: Reservation, flight: { flight_number: string; date: string }): boolean {
   return reservation.flights.some((kept) => kept.flight_number === flight.flight_number && kept.date === flight.date);
 }
 
 const userConfirmation: PolicyCheck<UpdateReservationFlightsArgs> = (args, context) => {
-  const details = [args.reservation_id, cabinWords[args.cabin], ...args.flights.map((flight) => flight.flight_number)];
+  const details = [args.reservation_id, ...args.flights.map((flight) => flight.flight_number)];
   return unconfirmed(
     context,
     'update_reservation_flights',
-    details,
+    { action: /\b(chang|modif|updat|upgrad|downgrad|switch|rebook)|\bcabin\b|\bflights?\b|\bpayment\b/, details },
     (past) => past.reservation_id === args.reservation_id,
   );
 };

@@ -8,7 +8,7 @@ const userConfirmation: PolicyCheck<UpdateReservationPassengersArgs> = (args, co
   return unconfirmed(
     context,
     'update_reservation_passengers',
-    details,
+    { action: /\bpassenger|\bname\b|\bdate of birth\b|\bdob\b|\bupdat|\bchang/, details },
     (past) => past.reservation_id === args.reservation_id,
   );
 };

@@ -125,14 +125,14 @@ export class AirlineTools {
   private getUser(id: string) {
     const user = this.database.user(id);
     if (user === undefined) throw new ToolError('user not found');
-    return this.database.isChanged('user', id) ? structuredClone(user) : user;
+    return user;
   }
 
   private getReservation(id: string) {
     const reservation = this.database.reservation(id);
     // tau-bench v1 says "user not found" here.
     if (reservation === undefined) throw new ToolError('user not found');
-    return this.database.isChanged('reservation', id) ? structuredClone(reservation) : reservation;
+    return reservation;
   }
 
   private flightOnDate(number: string, date: string): FlightOnDate {
@@ -223,12 +223,6 @@ export class AirlineTools {
     const paid = args.payment_methods.reduce((sum, payment) => sum + payment.amount, 0);
     if (paid !== total)
       throw new ToolError(`payment amount does not add up, total price is ${total}, but paid ${paid}`);
-    const owner = this.database.mutableUser(args.user_id) as NonNullable<ReturnType<AirlineDatabase['mutableUser']>>;
-    for (const payment of args.payment_methods) {
-      const method = owner.payment_methods[payment.payment_id];
-      if (method?.source === 'gift_card') method.amount -= payment.amount;
-      else if (method?.source === 'certificate') delete owner.payment_methods[payment.payment_id];
-    }
     const reservation: Reservation = {
       reservation_id: reservationId,
       user_id: args.user_id,
@@ -244,20 +238,28 @@ export class AirlineTools {
       nonfree_baggages: args.nonfree_baggages,
       insurance: args.insurance,
     };
+    this.database.updateUser(args.user_id, (owner) => {
+      for (const payment of args.payment_methods) {
+        const method = owner.payment_methods[payment.payment_id];
+        if (method?.source === 'gift_card') method.amount -= payment.amount;
+        else if (method?.source === 'certificate') delete owner.payment_methods[payment.payment_id];
+      }
+      owner.reservations.push(reservationId);
+    });
     this.database.addReservation(reservation);
-    owner.reservations.push(reservationId);
     return reservation;
   }
 
-  private cancel(id: string): Reservation {
-    const reservation = this.database.mutableReservation(id);
+  private cancel(id: string): Readonly<Reservation> {
+    const reservation = this.database.updateReservation(id, (changed) => {
+      const refunds = changed.payment_history.map((payment) => ({
+        payment_id: payment.payment_id,
+        amount: -payment.amount,
+      }));
+      changed.payment_history.push(...refunds);
+      changed.status = 'cancelled';
+    });
     if (reservation === undefined) throw new ToolError('reservation not found');
-    const refunds = reservation.payment_history.map((payment) => ({
-      payment_id: payment.payment_id,
-      amount: -payment.amount,
-    }));
-    reservation.payment_history.push(...refunds);
-    reservation.status = 'cancelled';
     return reservation;
   }
 
@@ -270,24 +272,28 @@ export class AirlineTools {
   }
 
   private debitGiftCard(userId: string, paymentId: string, amount: number): void {
-    const method = this.database.mutableUser(userId)?.payment_methods[paymentId];
-    if (method?.source === 'gift_card') method.amount -= amount;
+    if (this.database.user(userId)?.payment_methods[paymentId]?.source !== 'gift_card') return;
+    this.database.updateUser(userId, (user) => {
+      const method = user.payment_methods[paymentId];
+      if (method?.source === 'gift_card') method.amount -= amount;
+    });
   }
 
-  private updateBaggages(args: UpdateReservationBaggagesArgs): Reservation {
+  private updateBaggages(args: UpdateReservationBaggagesArgs): Readonly<Reservation> | undefined {
     const stored = this.database.reservation(args.reservation_id);
     if (stored === undefined) throw new ToolError('reservation not found');
     const price = 50 * Math.max(0, args.nonfree_baggages - stored.nonfree_baggages);
     this.paymentMethod(stored, args.payment_id, price);
-    const reservation = this.database.mutableReservation(args.reservation_id) as Reservation;
-    reservation.total_baggages = args.total_baggages;
-    reservation.nonfree_baggages = args.nonfree_baggages;
-    this.debitGiftCard(reservation.user_id, args.payment_id, price);
-    if (price !== 0) reservation.payment_history.push({ payment_id: args.payment_id, amount: price });
+    const reservation = this.database.updateReservation(args.reservation_id, (changed) => {
+      changed.total_baggages = args.total_baggages;
+      changed.nonfree_baggages = args.nonfree_baggages;
+      if (price !== 0) changed.payment_history.push({ payment_id: args.payment_id, amount: price });
+    });
+    this.debitGiftCard(stored.user_id, args.payment_id, price);
     return reservation;
   }
 
-  private updateFlights(args: UpdateReservationFlightsArgs): Reservation {
+  private updateFlights(args: UpdateReservationFlightsArgs): Readonly<Reservation> | undefined {
     const stored = this.database.reservation(args.reservation_id);
     if (stored === undefined) throw new ToolError('reservation not found');
     const passengers = stored.passengers.length;
@@ -308,33 +314,33 @@ export class AirlineTools {
     total -= stored.flights.reduce((sum, flight) => sum + flight.price, 0) * passengers;
     this.paymentMethod(stored, args.payment_id, total);
     this.debitGiftCard(stored.user_id, args.payment_id, total);
-    const reservation = this.database.mutableReservation(args.reservation_id) as Reservation;
     // v1 leaves `cabin` unchanged (fixed in tau2).
-    reservation.flights = flights;
-    if (total !== 0) reservation.payment_history.push({ payment_id: args.payment_id, amount: total });
-    return reservation;
+    return this.database.updateReservation(args.reservation_id, (changed) => {
+      changed.flights = flights;
+      if (total !== 0) changed.payment_history.push({ payment_id: args.payment_id, amount: total });
+    });
   }
 
-  private updatePassengers(args: UpdateReservationPassengersArgs): Reservation {
+  private updatePassengers(args: UpdateReservationPassengersArgs): Readonly<Reservation> | undefined {
     const stored = this.database.reservation(args.reservation_id);
     if (stored === undefined) throw new ToolError('reservation not found');
     if (args.passengers.length !== stored.passengers.length) throw new ToolError('number of passengers does not match');
-    const reservation = this.database.mutableReservation(args.reservation_id) as Reservation;
-    reservation.passengers = structuredClone(args.passengers);
-    return reservation;
+    return this.database.updateReservation(args.reservation_id, (changed) => {
+      changed.passengers = structuredClone(args.passengers);
+    });
   }
 
   private sendCertificate(userId: string, amount: number): string {
-    const user = this.database.mutableUser(userId);
+    const user = this.database.user(userId);
     if (user === undefined) throw new ToolError('user not found');
-    for (const id of [3221322, 3221323, 3221324]) {
-      const paymentId = `certificate_${id}`;
-      if (user.payment_methods[paymentId] === undefined) {
-        user.payment_methods[paymentId] = { source: 'certificate', amount, id: paymentId };
-        return `Certificate ${paymentId} added to user ${userId} with amount ${amount}.`;
-      }
-    }
+    const paymentId = ['certificate_3221322', 'certificate_3221323', 'certificate_3221324'].find(
+      (id) => user.payment_methods[id] === undefined,
+    );
     // v1 returns None when all three certificate ids are taken.
-    return 'None';
+    if (paymentId === undefined) return 'None';
+    this.database.updateUser(userId, (changed) => {
+      changed.payment_methods[paymentId] = { source: 'certificate', amount, id: paymentId };
+    });
+    return `Certificate ${paymentId} added to user ${userId} with amount ${amount}.`;
   }
 }

@@ -33,8 +33,9 @@ export async function loadAirlineData(dir = airlineDataDir): Promise<Readonly<Ai
 }
 
 /**
- * The airline database as one run sees it: the shared frozen data plus this run's own changes. A record is copied
- * the first time a tool changes it, so a fresh database costs nothing and runs never see each other's changes.
+ * The airline database as one run sees it: the shared frozen data plus this run's own changes. Every record is
+ * frozen; a change stores a changed copy, so a fresh database costs nothing, runs never see each other's changes, and
+ * readers (guards among them) can be handed records without copying.
  */
 export class AirlineDatabase {
   private readonly base: Readonly<AirlineData>;
@@ -67,37 +68,31 @@ export class AirlineDatabase {
     return Object.values(this.base.flights);
   }
 
-  /** Whether this run changed the user or reservation, so that reads must copy it. */
-  isChanged(kind: 'user' | 'reservation', id: string): boolean {
-    return kind === 'user' ? this.users.has(id) : this.reservations.has(id);
-  }
-
-  /** A user this run may change. */
-  mutableUser(id: string): User | undefined {
-    let user = this.users.get(id);
-    if (user === undefined) {
-      const stored = this.user(id);
-      if (stored === undefined) return undefined;
-      user = structuredClone(stored) as User;
-      this.users.set(id, user);
-    }
+  /**
+   * Changes a user: `change` edits a copy, which is then frozen and stored, so that records handed out earlier never
+   * change under their readers. Returns the stored record, or undefined when there is no such user.
+   */
+  updateUser(id: string, change: (user: User) => void): Readonly<User> | undefined {
+    const stored = this.user(id);
+    if (stored === undefined) return undefined;
+    const user = structuredClone(stored) as User;
+    change(user);
+    this.users.set(id, deepFreeze(user));
     return user;
   }
 
-  /** A reservation this run may change. */
-  mutableReservation(id: string): Reservation | undefined {
-    let reservation = this.reservations.get(id);
-    if (reservation === undefined) {
-      const stored = this.reservation(id);
-      if (stored === undefined) return undefined;
-      reservation = structuredClone(stored) as Reservation;
-      this.reservations.set(id, reservation);
-    }
+  /** Changes a reservation the same way as `updateUser`. */
+  updateReservation(id: string, change: (reservation: Reservation) => void): Readonly<Reservation> | undefined {
+    const stored = this.reservation(id);
+    if (stored === undefined) return undefined;
+    const reservation = structuredClone(stored) as Reservation;
+    change(reservation);
+    this.reservations.set(id, deepFreeze(reservation));
     return reservation;
   }
 
-  /** Stores a new reservation. */
+  /** Stores a new reservation, frozen. */
   addReservation(reservation: Reservation): void {
-    this.reservations.set(reservation.reservation_id, reservation);
+    this.reservations.set(reservation.reservation_id, deepFreeze(reservation));
   }
 }

@@ -9,38 +9,53 @@ export function estTime(naive: string): number {
   return Date.parse(`${naive}-05:00`);
 }
 
-/** Looks up a user; undefined when there is none. */
-export async function findUser(context: GuardContext, userId: string): Promise<User | undefined> {
-  try {
-    return (await context.invoker.invoke('get_user_details', { user_id: userId })) as User;
-  } catch {
-    return undefined;
+const lookups = new WeakMap<GuardContext, Map<string, Promise<unknown>>>();
+
+/**
+ * Runs a lookup once per decision: the runtime hands every policy of one call the same context, and the state cannot
+ * change while the call is decided. A lookup that fails yields undefined.
+ */
+function lookup<Value>(
+  context: GuardContext,
+  tool: string,
+  args: Record<string, string>,
+  key: string,
+): Promise<Value | undefined> {
+  let answers = lookups.get(context);
+  if (answers === undefined) {
+    answers = new Map();
+    lookups.set(context, answers);
   }
+  let answer = answers.get(key);
+  if (answer === undefined) {
+    answer = context.invoker.invoke(tool, args).catch(() => undefined);
+    answers.set(key, answer);
+  }
+  return answer as Promise<Value | undefined>;
+}
+
+/** Looks up a user; undefined when there is none. */
+export function findUser(context: GuardContext, userId: string): Promise<User | undefined> {
+  return lookup(context, 'get_user_details', { user_id: userId }, `user ${userId}`);
 }
 
 /** Looks up a reservation; undefined when there is none. */
-export async function findReservation(context: GuardContext, reservationId: string): Promise<Reservation | undefined> {
-  try {
-    return (await context.invoker.invoke('get_reservation_details', { reservation_id: reservationId })) as Reservation;
-  } catch {
-    return undefined;
-  }
+export function findReservation(context: GuardContext, reservationId: string): Promise<Reservation | undefined> {
+  return lookup(context, 'get_reservation_details', { reservation_id: reservationId }, `reservation ${reservationId}`);
 }
 
 /** Looks up one flight on one date; undefined when the flight does not operate then. */
-export async function findFlightOnDate(
+export function findFlightOnDate(
   context: GuardContext,
   flightNumber: string,
   date: string,
 ): Promise<FlightOnDate | undefined> {
-  try {
-    return (await context.invoker.invoke('get_flight_on_date_details', {
-      flight_number: flightNumber,
-      date,
-    })) as FlightOnDate;
-  } catch {
-    return undefined;
-  }
+  return lookup(
+    context,
+    'get_flight_on_date_details',
+    { flight_number: flightNumber, date },
+    `flight ${flightNumber} ${date}`,
+  );
 }
 
 const freeBags: Record<Membership, Record<Cabin, number>> = {
@@ -142,25 +157,33 @@ export function userMentioned(context: GuardContext, text: string): boolean {
   return context.conversation.userTexts().some((said) => said.toLowerCase().includes(needle));
 }
 
+/** What a confirmation must be about: words that name the action, and details of the call. */
+export interface ActionDescription {
+  /** Words that name the action, e.g. /\bcancel/ for a cancellation. */
+  action: RegExp;
+  /** Details of the call (ids, flight numbers); naming one also ties the proposal to the action. */
+  details: readonly string[];
+}
+
 /**
- * Checks that the user explicitly confirmed this action: the last user message is an explicit yes, it answers an
- * assistant message that asks for confirmation and names the action (one of `details`), and that yes was not already
- * used for the same action on the same target.
+ * Checks that the user explicitly confirmed this action: the last user message is an explicit yes; it answers an
+ * assistant message that asks for confirmation and names the action or one of its details; and that yes was not
+ * already used for the same action on the same target.
  */
 export function unconfirmed(
   context: GuardContext,
   tool: string,
-  details: readonly string[],
+  description: ActionDescription,
   sameTarget: (args: Record<string, unknown>) => boolean,
 ): PolicyFinding | undefined {
-  const problem = confirmationProblem(context, tool, details, sameTarget);
+  const problem = confirmationProblem(context, tool, description, sameTarget);
   return problem === undefined ? undefined : { message: problem };
 }
 
 function confirmationProblem(
   context: GuardContext,
   tool: string,
-  details: readonly string[],
+  { action, details }: ActionDescription,
   sameTarget: (args: Record<string, unknown>) => boolean,
 ): string | undefined {
   const confirmation = context.conversation.confirmation();
@@ -171,8 +194,9 @@ function confirmationProblem(
     return "the user's yes does not answer a request for confirmation: list the action details and ask for a yes first";
   }
   const proposal = confirmation.proposal.toLowerCase();
-  if (!details.some((detail) => detail !== '' && proposal.includes(detail.toLowerCase()))) {
-    return `the message the user said yes to does not list the details of this action (expected one of: ${details.join(', ')})`;
+  const named = details.some((detail) => detail !== '' && proposal.includes(detail.toLowerCase()));
+  if (!action.test(proposal) && !named) {
+    return 'the message the user said yes to is not about this action: list the action details and ask for a yes first';
   }
   const reused = confirmation.callsSince.find(
     (past) =>
@@ -193,27 +217,66 @@ export type CancellationReason = 'change_of_plan' | 'airline_cancelled' | 'healt
 const reasonPatterns: [CancellationReason, RegExp][] = [
   [
     'health',
-    /\b(sick|ill|illness|unwell|health|medical|hospital\w*|injur\w*|surgery|doctor|diagnos\w*|covid|flu|fever|pregnan\w*)\b/u,
+    /\b(sick|ill|illness|unwell|health|medical|hospital\w*|injur\w*|surgery|doctor|diagnos\w*|covid|flu|fever|pregnan\w*)\b/,
   ],
-  ['weather', /\b(weather|storm\w*|hurricane|snow\w*|blizzard|flood\w*|tornado|typhoon|thunderstorm)\b/u],
+  ['weather', /\b(weather|storm\w*|hurricane|snow\w*|blizzard|flood\w*|tornado|typhoon|thunderstorm)\b/],
   [
     'airline_cancelled',
-    /\b(airline|you|your company)\b[^.!?]{0,40}\bcancel+ed\b|\bflight (was|got|has been) cancel+ed\b/u,
+    /\b(airline|you|your company)\b[^.!?]{0,40}\bcancel+ed\b|\bflight (was|got|has been) cancel+ed\b/,
   ],
   [
     'change_of_plan',
-    /\bchange (of|in) (my |our )?plans?\b|\bplans? (have |has )?changed\b|\bno longer (need|want|going)\b|\bchanged my mind\b|\bcan(no|')t make it\b/u,
+    /\bchange (of|in) (my |our )?plans?\b|\bplans? (have |has )?changed\b|\bno longer (need|want|going)\b|\bchanged my mind\b|\bcan(no|')t make it\b/,
   ],
-  ['other', /\b(because|due to|reason|since i|as i|my reason)\b/u],
+  [
+    'other',
+    /\b(because|due to|reason|since i|as i|mistake|mistakenly|accident\w*|double[- ]book\w*|schedule|conflict|emergency|so that|in order to|no longer)\b/,
+  ],
 ];
 
+const refusal =
+  /\b(no|don't have( any)?|not( going)? to (share|give)|rather not( say)?|prefer not to)( specific| particular)? reasons?\b|\brather not say\b/;
+
+const userSaidCache = new WeakMap<object, string>();
+
+/** Everything the user said, lower case, one message a line; computed once per conversation. */
+function userSaid(context: GuardContext): string {
+  let said = userSaidCache.get(context.conversation);
+  if (said === undefined) {
+    said = context.conversation
+      .userTexts()
+      .map((text) => text.toLowerCase().replaceAll('’', "'"))
+      .join('\n');
+    userSaidCache.set(context.conversation, said);
+  }
+  return said;
+}
+
+const reasonsCache = new WeakMap<object, CancellationReason[]>();
+
 /** The reasons for cancellation the user gave in the conversation, most specific first. */
-export function statedReasons(context: GuardContext): CancellationReason[] {
-  const said = context.conversation
-    .userTexts()
-    .map((text) => text.toLowerCase().replaceAll('’', "'"))
-    .join('\n');
-  return reasonPatterns.filter(([, pattern]) => pattern.test(said)).map(([reason]) => reason);
+export function statedReasons(context: GuardContext): readonly CancellationReason[] {
+  let reasons = reasonsCache.get(context.conversation);
+  if (reasons === undefined) {
+    const said = userSaid(context);
+    reasons = reasonPatterns.filter(([, pattern]) => pattern.test(said)).map(([reason]) => reason);
+    reasonsCache.set(context.conversation, reasons);
+  }
+  return reasons;
+}
+
+/**
+ * Whether the user gave a reason for cancelling: a reason the lexicon recognises, or an answer (not a refusal) to an
+ * assistant message that asked for the reason.
+ */
+export function reasonGiven(context: GuardContext): boolean {
+  if (refusal.test(userSaid(context))) return false;
+  if (statedReasons(context).length > 0) return true;
+  const messages = context.conversation.messages;
+  const asked = messages.findIndex((message) => message.role === 'assistant' && /\breason/i.test(message.text));
+  return (
+    asked !== -1 && messages.slice(asked + 1).some((message) => message.role === 'user' && message.text.trim() !== '')
+  );
 }
 
 /** Checks that the reservation exists and that the user gave the user id that owns it. */

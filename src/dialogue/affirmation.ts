@@ -26,6 +26,10 @@ const no = new RegExp(
   'u',
 );
 
+/** Hedges make a mild yes ("I guess that's fine") not explicit; a plain yes or "please proceed" still counts. */
+const hedge = /\b(i guess|i suppose|maybe|perhaps|probably|not sure|i think so)\b/u;
+const plainYes = /\b(yes|yeah|yep|yup|oui|sí|si|ja|i (do )?confirm|go ahead|proceed)\b/u;
+
 const request = /\?|\b(confirm|proceed|go ahead|shall i|should i|would you like|do you want|is (this|that) correct)\b/u;
 
 function normalize(text: string): string {
@@ -34,7 +38,7 @@ function normalize(text: string): string {
 
 /**
  * True when a user message explicitly agrees: a yes (or a clear equivalent such as "please proceed", "I confirm",
- * "sounds good") and no refusal.
+ * "sounds good"), no refusal, and no hedge unless a plain yes stands beside it.
  *
  * @example
  * ```ts
@@ -44,7 +48,8 @@ function normalize(text: string): string {
  */
 export function isAffirmative(text: string): boolean {
   const normalized = normalize(text);
-  return yes.test(normalized) && !no.test(normalized);
+  if (!yes.test(normalized) || no.test(normalized)) return false;
+  return !hedge.test(normalized) || plainYes.test(normalized);
 }
 
 /**

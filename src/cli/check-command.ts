@@ -11,21 +11,27 @@ import { environmentFor } from '../replay/environment.ts';
 import { feedbackFor } from '../runtime/feedback.ts';
 import { GuardRuntime } from '../runtime/guard-runtime.ts';
 
-const callSchema = z.union([
-  z.object({ name: z.string().min(1), arguments: z.record(z.string(), z.unknown()), id: z.string().optional() }),
-  z.object({ id: z.string(), function: z.object({ name: z.string().min(1), arguments: z.string() }) }).loose(),
-]);
+const plainCallSchema = z.object({
+  name: z.string().min(1),
+  arguments: z.record(z.string(), z.unknown()),
+  id: z.string().optional(),
+});
+const openAICallSchema = z
+  .object({ id: z.string(), function: z.object({ name: z.string().min(1), arguments: z.string() }) })
+  .loose();
 
-/** Reads a call file: `{name, arguments, id?}` or an OpenAI tool call. */
+/** Reads a call file: `{name, arguments, id?}` or an OpenAI tool call (`{id, function: {name, arguments}}`). */
 export async function readCall(file: string): Promise<ToolCall> {
-  const call = parseInput(callSchema, parseJsonText(await readFile(file, 'utf8'), file), file);
-  if ('function' in call) {
+  const value = parseJsonText(await readFile(file, 'utf8'), file);
+  if (typeof value === 'object' && value !== null && 'function' in value) {
+    const call = parseInput(openAICallSchema, value, file);
     return {
       id: call.id,
       name: call.function.name,
       arguments: parseToolArguments(call.function.arguments, file, '$.function.arguments'),
     };
   }
+  const call = parseInput(plainCallSchema, value, file);
   return { id: call.id ?? 'call', name: call.name, arguments: call.arguments };
 }
 

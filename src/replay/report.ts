@@ -78,7 +78,7 @@ export function formatSummary(summary: ReplaySummary, result: ReplayResult): str
     `tool calls checked      ${summary.calls} (${summary.writeCalls} write calls)`,
     `verdicts                allow ${summary.verdicts['allow']}, deny ${summary.verdicts['deny']}, ask ${summary.verdicts['ask']}`,
     `trajectories affected   ${summary.trajectoriesAffected} with a write call not allowed`,
-    `guard latency (all)     p50 ${summary.latencyUs.all.p50} µs, p99 ${summary.latencyUs.all.p99} µs`,
+    `guard latency (all)     p50 ${summary.latencyUs.all.p50} µs, p99 ${summary.latencyUs.all.p99} µs (one cold pass; warm figures: npm run bench)`,
     `guard latency (writes)  p50 ${summary.latencyUs.writes.p50} µs, p99 ${summary.latencyUs.writes.p99} µs`,
     '',
     'write calls not allowed, by policy:',

@@ -57,7 +57,11 @@ export const says = {
 
 /** Builds a guard context; by default an empty conversation, no lookups, and the current time. */
 export function guardContext(
-  options: { conversation?: readonly (Message | readonly Message[])[]; invoker?: ToolInvoker; now?: Date | string } = {},
+  options: {
+    conversation?: readonly (Message | readonly Message[])[];
+    invoker?: ToolInvoker;
+    now?: Date | string;
+  } = {},
 ): GuardContext {
   const now = options.now ?? new Date();
   return {

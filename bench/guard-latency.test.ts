@@ -1,0 +1,13 @@
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { formatBench, runBench } from './guard-latency.ts';
+
+it('the latency benchmark measures every tool beside its bare call', async () => {
+  const result = await runBench(1);
+  const groups = result.rows.map((row) => row.group);
+  for (const group of ['all calls', 'write calls', 'read calls', 'cancel_reservation', 'book_reservation'])
+    assert.ok(groups.includes(group), group);
+  assert.equal(result.rows.find((row) => row.group === 'all calls')?.calls, 1164);
+  assert.ok(result.replay.callsPerSecond > 0);
+  assert.match(formatBench(result), /guard p50/);
+});

@@ -1,0 +1,131 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const cli = (...args: string[]) =>
+  spawnSync(process.execPath, [join(root, 'src/cli/main.ts'), ...args], { cwd: root, encoding: 'utf8' });
+const work = await mkdtemp(join(tmpdir(), 'agentguard-cli-'));
+const file = async (name: string, value: unknown) => {
+  const path = join(work, name);
+  await writeFile(path, typeof value === 'string' ? value : JSON.stringify(value));
+  return path;
+};
+
+describe('agentguard check', () => {
+  it('allows a read and exits 0', async () => {
+    const result = cli(
+      'check',
+      '--pack',
+      'packs/tau-airline',
+      '--call',
+      await file('read.json', { name: 'get_user_details', arguments: { user_id: 'mia_li_3668' } }),
+    );
+    assert.equal(result.status, 0, result.stderr);
+    assert.equal(JSON.parse(result.stdout).decision, 'allow');
+  });
+  it('denies an unconfirmed cancellation of an ineligible reservation, exits 2 and explains', async () => {
+    const call = await file('cancel.json', {
+      id: 'c1',
+      type: 'function',
+      function: { name: 'cancel_reservation', arguments: '{"reservation_id":"4WQ150"}' },
+    });
+    const conversation = await file('chat.json', [
+      { role: 'user', content: 'I am chen_jackson_3290, cancel 4WQ150 please.' },
+    ]);
+    const result = cli('check', '--pack', 'packs/tau-airline', '--call', call, '--conversation', conversation);
+    assert.equal(result.status, 2, result.stderr);
+    const verdict = JSON.parse(result.stdout);
+    assert.deepEqual(
+      verdict.violations.map((violation: { policy: string }) => violation.policy),
+      ['cancel.user_confirmation', 'cancel.reason_obtained'],
+    );
+    assert.match(verdict.feedback, /Instead:/);
+  });
+  it('denies an unknown tool by default', async () => {
+    const result = cli(
+      'check',
+      '--pack',
+      'packs/tau-airline',
+      '--call',
+      await file('unknown.json', { name: 'delete_everything', arguments: {} }),
+    );
+    assert.equal(result.status, 2);
+    assert.equal(JSON.parse(result.stdout).violations[0].policy, 'runtime.unknown_tool');
+  });
+  it('reports a malformed call file with its path and exits 1', async () => {
+    const path = await file('bad.json', { name: 'x', arguments: [] });
+    const result = cli('check', '--pack', 'packs/tau-airline', '--call', path);
+    assert.equal(result.status, 1);
+    assert.match(result.stderr, new RegExp(`error: invalid \`${path}\``));
+    assert.match(result.stderr, /\$\.arguments/);
+  });
+});
+
+describe('agentguard replay', () => {
+  it('writes one line per tool call and prints the summary', async () => {
+    const runs = JSON.parse(await readFile(join(root, 'data/tau-airline/trajectories-gpt-4o.json'), 'utf8')).slice(
+      0,
+      3,
+    );
+    const out = join(work, 'out.jsonl');
+    const result = cli(
+      'replay',
+      '--pack',
+      'packs/tau-airline',
+      '--trajectories',
+      await file('runs.json', runs),
+      '--out',
+      out,
+      '--json',
+    );
+    assert.equal(result.status, 0, result.stderr);
+    const summary = JSON.parse(result.stdout);
+    assert.equal(summary.trajectories, 3);
+    const lines = (await readFile(out, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    assert.equal(lines.length, summary.calls);
+    assert.deepEqual(Object.keys(lines[0]), [
+      'trajectory',
+      'message_index',
+      'call_index',
+      'tool',
+      'verdict',
+      'violations',
+      'duration_us',
+    ]);
+    assert.match(result.stderr, /replayed 3\/3 runs/);
+  });
+  it('writes nothing when the trajectory file is malformed', async () => {
+    const out = join(work, 'never.jsonl');
+    const result = cli(
+      'replay',
+      '--pack',
+      'packs/tau-airline',
+      '--trajectories',
+      await file('broken.json', '[{"task_id": 1, "traj": ['),
+      '--out',
+      out,
+    );
+    assert.equal(result.status, 1);
+    assert.match(result.stderr, /broken\.json.*not valid JSON/);
+    assert.equal(existsSync(out), false);
+  });
+});
+
+describe('agentguard start', () => {
+  it('replays the bundled runs and prints the report', () => {
+    const result = cli('start');
+    assert.equal(result.status, 0, result.stderr);
+    assert.match(result.stdout, /trajectories replayed\s+200/);
+    assert.match(result.stdout, /write calls not allowed, by policy:/);
+    assert.match(result.stdout, /0 differ otherwise/);
+  });
+});

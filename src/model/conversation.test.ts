@@ -1,0 +1,91 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { InputError } from '../errors.ts';
+import { Conversation, type Message } from './conversation.ts';
+import { fromOpenAIChat } from './openai-chat.ts';
+
+const call = (id: string, name: string) => ({ id, name, arguments: {} });
+
+describe('Conversation', () => {
+  it('pairs tool calls with their results even when call ids repeat', () => {
+    const messages: Message[] = [
+      { role: 'assistant', text: '', toolCalls: [call('same', 'a')] },
+      { role: 'tool', callId: 'same', name: 'a', content: 'first' },
+      { role: 'assistant', text: '', toolCalls: [call('same', 'b')] },
+      { role: 'tool', callId: 'same', name: 'b', content: 'second' },
+      { role: 'assistant', text: '', toolCalls: [call('x', 'c'), call('y', 'd')] },
+      { role: 'tool', callId: 'y', name: 'd', content: 'for y' },
+      { role: 'tool', callId: 'x', name: 'c', content: 'for x' },
+    ];
+    const calls = new Conversation(messages).toolCalls();
+    assert.deepEqual(
+      calls.map((past) => [past.call.name, past.result, past.messageIndex, past.callIndex]),
+      [
+        ['a', 'first', 0, 0],
+        ['b', 'second', 2, 0],
+        ['c', 'for x', 4, 0],
+        ['d', 'for y', 4, 1],
+      ],
+    );
+  });
+  it('finds the confirmation, the proposal it answers, and the calls made since', () => {
+    const conversation = new Conversation([
+      { role: 'user', text: 'Cancel ZFA04Y.' },
+      { role: 'assistant', text: 'Cancel ZFA04Y, refund $300? Please confirm.', toolCalls: [] },
+      { role: 'user', text: 'Yes.' },
+      { role: 'assistant', text: '', toolCalls: [call('1', 'get_reservation_details')] },
+      { role: 'tool', callId: '1', name: 'get_reservation_details', content: '{}' },
+    ]);
+    const confirmation = conversation.confirmation();
+    assert.equal(confirmation?.proposal, 'Cancel ZFA04Y, refund $300? Please confirm.');
+    assert.equal(confirmation?.proposalAsks, true);
+    assert.deepEqual(
+      confirmation?.callsSince.map((past) => past.call.name),
+      ['get_reservation_details'],
+    );
+    assert.equal(conversation.before(2).confirmation(), undefined);
+  });
+});
+
+describe('fromOpenAIChat', () => {
+  it('types messages and names tool results after their calls', () => {
+    const conversation = fromOpenAIChat(
+      [
+        { role: 'system', content: 'policy' },
+        { role: 'user', content: [{ type: 'text', text: 'hi' }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'c', type: 'function', function: { name: 'think', arguments: '{"thought":"x"}' } }],
+        },
+        { role: 'tool', tool_call_id: 'c', content: '' },
+      ],
+      'chat.json',
+    );
+    assert.deepEqual(conversation.messages, [
+      { role: 'system', text: 'policy' },
+      { role: 'user', text: 'hi' },
+      { role: 'assistant', text: '', toolCalls: [{ id: 'c', name: 'think', arguments: { thought: 'x' } }] },
+      { role: 'tool', callId: 'c', name: 'think', content: '' },
+    ]);
+  });
+  it('names the file and path of a bad message', () => {
+    assert.throws(
+      () => fromOpenAIChat([{ role: 'user', content: 'ok' }, { role: 'robot' }], 'chat.json'),
+      (error: unknown) =>
+        error instanceof InputError && /chat\.json/.test(error.message) && error.issues[0]?.location === '$[1].role',
+    );
+  });
+  it('names the place of arguments that are not a JSON object', () => {
+    assert.throws(
+      () =>
+        fromOpenAIChat(
+          [{ role: 'assistant', content: '', tool_calls: [{ id: 'c', function: { name: 'x', arguments: '[1' } }] }],
+          'run.json',
+          '$[4].traj',
+        ),
+      (error: unknown) =>
+        error instanceof InputError && error.issues[0]?.location === '$[4].traj[0].tool_calls[0].function.arguments',
+    );
+  });
+});

@@ -1,0 +1,112 @@
+import assert from 'node:assert/strict';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { InputError } from '../errors.ts';
+import { writeFixturePack } from './fixture-pack.ts';
+import { loadPack } from './load-pack.ts';
+import { fromToolGuardSpec, toolGuardSpecSchema, toToolGuardSpec } from './policy-spec.ts';
+
+const policies = [{ id: 'act.limit', body: 'return undefined;' }];
+
+async function loadError(files: Record<string, string>): Promise<InputError> {
+  const dir = await writeFixturePack({ policies, files });
+  try {
+    await loadPack(dir);
+  } catch (error) {
+    assert.ok(error instanceof InputError, String(error));
+    assert.equal(error.code, 'invalid_pack');
+    return error;
+  }
+  assert.fail('the pack loaded');
+}
+
+describe('loadPack', () => {
+  it('loads a pack with its tools, specs and checks', async () => {
+    const pack = await loadPack(await writeFixturePack({ policies }));
+    assert.equal(pack.manifest.domain, 'fixture');
+    assert.deepEqual([...pack.tools.keys()], ['act', 'look']);
+    assert.equal(typeof pack.tools.get('act')?.policies[0]?.check, 'function');
+  });
+  it('names the file and the line of a JSON syntax error', async () => {
+    const error = await loadError({ 'manifest.json': '{\n  "format": 1,\n  oops\n}' });
+    assert.match(error.message, /manifest\.json/);
+    assert.match(error.message, /line 3/);
+  });
+  it('lists every schema problem with its JSON path', async () => {
+    const error = await loadError({
+      'manifest.json': JSON.stringify({
+        format: 2,
+        domain: '',
+        policyDocument: 'policy.md',
+        reviewed: true,
+        tools: 'tools.json',
+        guards: {},
+        general: [],
+      }),
+    });
+    const locations = error.issues.map((issue) => issue.location);
+    assert.ok(locations.includes('$.format'), locations.join());
+    assert.ok(locations.includes('$.domain'), locations.join());
+    assert.ok(locations.includes('$.description'), locations.join());
+  });
+  it('reports a policy of the manifest that the spec lacks', async () => {
+    const error = await loadError({ 'spec/act.json': JSON.stringify({ tool: 'act', policies: [] }) });
+    assert.deepEqual(
+      error.issues.map((issue) => issue.location),
+      ['$.guards.act.policies[0]'],
+    );
+    assert.match(error.message, /`act.limit` is not in the tool-policy spec/);
+  });
+  it('reports a malformed tool spec with its path', async () => {
+    const error = await loadError({
+      'tools.json': JSON.stringify([{ name: 'act', description: 'x', parameters: {} }]),
+    });
+    assert.deepEqual(
+      error.issues.map((issue) => issue.location),
+      ['$[0].readOnly'],
+    );
+  });
+  it('reports a missing file', async () => {
+    const error = await loadError({
+      'manifest.json': JSON.stringify({
+        format: 1,
+        domain: 'x',
+        description: '',
+        policyDocument: 'policy.md',
+        reviewed: true,
+        tools: 'missing.json',
+        guards: {},
+        general: [],
+      }),
+    });
+    assert.match(error.message, /missing\.json/);
+    assert.match(error.message, /cannot read/);
+  });
+});
+
+describe("ToolGuard's spec format", () => {
+  const dir = fileURLToPath(new URL('../../data/toolguard-airline-spec/', import.meta.url));
+  it('reads all five oracle specs, keeping skip flags, and writes them back', async () => {
+    const files = (await readdir(dir)).filter((name) => name.endsWith('.json'));
+    assert.equal(files.length, 5);
+    for (const file of files) {
+      const source = toolGuardSpecSchema.parse(JSON.parse(await readFile(join(dir, file), 'utf8')));
+      const tool = file.replace('.json', '');
+      const { spec, skipped } = fromToolGuardSpec(tool, source);
+      assert.equal(spec.policies.length, source.policies.filter((policy) => policy.references.length > 0).length);
+      assert.equal(
+        skipped.length,
+        source.policies.filter((policy) => policy.skip && policy.references.length > 0).length,
+      );
+      const back = toToolGuardSpec(spec, new Set(skipped));
+      assert.deepEqual(
+        back.policies.map((policy) => [policy.policy_name, policy.references, policy.skip ?? false]),
+        source.policies
+          .filter((policy) => policy.references.length > 0)
+          .map((policy) => [policy.policy_name, policy.references, policy.skip ?? false]),
+      );
+    }
+  });
+});

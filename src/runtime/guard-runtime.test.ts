@@ -1,0 +1,234 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { Conversation } from '../model/conversation.ts';
+import type { GuardContext } from '../model/guard-context.ts';
+import type { FixturePolicy } from '../pack/fixture-pack.ts';
+import { writeFixturePack } from '../pack/fixture-pack.ts';
+import { loadPack } from '../pack/load-pack.ts';
+import { guardContext, mockInvoker } from '../testing/index.ts';
+import { feedbackFor } from './feedback.ts';
+import { GuardRuntime, type RuntimeOptions } from './guard-runtime.ts';
+import { GuardDeniedError, guardTool } from './guard-tool.ts';
+
+const limit: FixturePolicy = {
+  id: 'act.limit',
+  body: 'return args.n > 3 ? { message: `n is ${args.n}, at most 3` } : undefined;',
+};
+const call = (n: unknown, extra: Record<string, unknown> = {}) => ({
+  id: 'c1',
+  name: 'act',
+  arguments: { n, ...extra },
+});
+const context = (): GuardContext =>
+  guardContext({ invoker: mockInvoker({ look: () => ({ ok: true }), act: () => 'done' }) });
+
+async function runtimeFor(
+  policies: FixturePolicy[],
+  options: RuntimeOptions = {},
+  pack: { reviewed?: boolean; guardSource?: string } = {},
+) {
+  return new GuardRuntime([await loadPack(await writeFixturePack({ policies, ...pack }))], options);
+}
+
+describe('GuardRuntime decisions', () => {
+  it('allows a compliant call and denies a violating one with the policy, its references and remedy', async () => {
+    const runtime = await runtimeFor([limit]);
+    assert.equal((await runtime.check(call(2), context())).decision, 'allow');
+    const verdict = await runtime.check(call(9), context());
+    assert.equal(verdict.decision, 'deny');
+    assert.deepEqual(
+      verdict.violations.map(({ policy, message, references, remedy }) => ({ policy, message, references, remedy })),
+      [
+        {
+          policy: 'act.limit',
+          message: 'n is 9, at most 3',
+          references: ['Acts must be small.'],
+          remedy: 'Act smaller.',
+        },
+      ],
+    );
+    assert.deepEqual(verdict.diagnostics.policies, ['act.limit']);
+    const feedback = feedbackFor(verdict);
+    assert.match(feedback, /blocked/);
+    assert.match(feedback, /`act.limit`/);
+    assert.match(feedback, /Policy: "Acts must be small."/);
+    assert.match(feedback, /Instead: Act smaller./);
+  });
+  it('asks a person when the violated policy is set to ask', async () => {
+    const runtime = await runtimeFor([{ ...limit, effect: 'ask' }]);
+    const verdict = await runtime.check(call(9), context());
+    assert.equal(verdict.decision, 'ask');
+    assert.match(feedbackFor(verdict), /approval/);
+  });
+  it('reports in shadow mode without blocking', async () => {
+    const runtime = await runtimeFor([limit], { shadow: true });
+    const verdict = await runtime.check(call(9), context());
+    assert.equal(verdict.decision, 'allow');
+    assert.equal(verdict.evaluated, 'deny');
+    assert.equal(verdict.violations.length, 1);
+  });
+  it('lets guards call read-only lookups, and only those', async () => {
+    const runtime = await runtimeFor([
+      {
+        id: 'act.looks',
+        body: "const seen = await context.invoker.invoke('look', {}); return seen.ok ? undefined : { message: 'no' };",
+      },
+      { id: 'act.writes', body: "await context.invoker.invoke('act', { n: 1 }); return undefined;" },
+    ]);
+    const verdict = await runtime.check(call(1), context());
+    assert.deepEqual(
+      verdict.violations.map((violation) => [violation.policy, violation.fault]),
+      [['act.writes', 'threw']],
+    );
+    assert.match(verdict.violations[0]?.message ?? '', /not a read-only lookup/);
+  });
+  it('sees the conversation', async () => {
+    const runtime = await runtimeFor([
+      {
+        id: 'act.asked',
+        body: "return context.conversation.userTexts().includes('go') ? undefined : { message: 'not asked' };",
+      },
+    ]);
+    const asked = { ...context(), conversation: new Conversation([{ role: 'user', text: 'go' }]) };
+    assert.equal((await runtime.check(call(1), asked)).decision, 'allow');
+    assert.equal((await runtime.check(call(1), context())).decision, 'deny');
+  });
+});
+
+describe('GuardRuntime fails closed', () => {
+  const faultOf = async (runtime: GuardRuntime, n: unknown = 1) => {
+    const verdict = await runtime.check(call(n), context());
+    assert.equal(verdict.decision, 'deny');
+    return verdict;
+  };
+  it('denies when a guard throws, naming the policy and the error', async () => {
+    const verdict = await faultOf(await runtimeFor([{ id: 'act.broken', body: "throw new Error('boom');" }]));
+    assert.equal(verdict.violations[0]?.fault, 'threw');
+    assert.match(verdict.violations[0]?.message ?? '', /while evaluating policy `act.broken`: the guard threw: boom/);
+    assert.deepEqual(
+      verdict.diagnostics.errors.map((error) => error.policy),
+      ['act.broken'],
+    );
+  });
+  it('denies when a guard never settles, after its time budget', async () => {
+    const runtime = await runtimeFor([{ id: 'act.stuck', body: 'await new Promise(() => {});' }], { timeoutMs: 30 });
+    const started = performance.now();
+    const verdict = await faultOf(runtime);
+    assert.equal(verdict.violations[0]?.fault, 'timeout');
+    assert.ok(performance.now() - started < 1000);
+  });
+  it('denies when a guard returns something malformed', async () => {
+    for (const body of [
+      'return 42;',
+      "return { msg: 'x' };",
+      "return { message: '' };",
+      "return { message: 'x', facts: [1] };",
+    ]) {
+      const verdict = await faultOf(await runtimeFor([{ id: 'act.odd', body }]));
+      assert.equal(verdict.violations[0]?.fault, 'malformed', body);
+    }
+  });
+  it('denies when an enforced policy has no check', async () => {
+    const verdict = await faultOf(await runtimeFor([{ id: 'act.unwritten' }]));
+    assert.equal(verdict.violations[0]?.fault, 'missing_guard');
+    assert.match(verdict.violations[0]?.message ?? '', /exports no check for `act.unwritten`/);
+  });
+  it('denies when the guard module cannot be loaded', async () => {
+    const verdict = await faultOf(await runtimeFor([limit], {}, { guardSource: 'export const checks = {' }));
+    assert.equal(verdict.violations[0]?.fault, 'missing_guard');
+    assert.match(verdict.violations[0]?.message ?? '', /cannot be loaded/);
+  });
+  it('denies a policy that is not enforced, unless told otherwise', async () => {
+    const policies: FixturePolicy[] = [{ id: 'act.later', state: 'not_enforced' }];
+    assert.equal((await faultOf(await runtimeFor(policies))).violations[0]?.fault, 'not_enforced');
+    assert.equal(
+      (await (await runtimeFor(policies, { notEnforced: 'allow' })).check(call(1), context())).decision,
+      'allow',
+    );
+  });
+  it('never evaluates archived policies', async () => {
+    const runtime = await runtimeFor([{ id: 'act.info', state: 'archived', body: "throw new Error('never');" }]);
+    assert.equal((await runtime.check(call(1), context())).decision, 'allow');
+  });
+  it('decides unknown tools by the configured default', async () => {
+    const denying = await runtimeFor([limit]);
+    const verdict = await denying.check({ id: 'x', name: 'launch', arguments: {} }, context());
+    assert.equal(verdict.decision, 'deny');
+    assert.equal(verdict.violations[0]?.fault, 'unknown_tool');
+    const allowing = await runtimeFor([limit], { unknownTool: 'allow' });
+    assert.equal((await allowing.check({ id: 'x', name: 'launch', arguments: {} }, context())).decision, 'allow');
+  });
+  it('decides arguments that do not match the schema by the configured default', async () => {
+    const runtime = await runtimeFor([limit]);
+    const unknown = await runtime.check(call(1, { force: true }), context());
+    assert.equal(unknown.violations[0]?.fault, 'invalid_arguments');
+    assert.match(unknown.violations[0]?.message ?? '', /unknown argument `force`/);
+    const mistyped = await runtime.check(call('many'), context());
+    assert.match(mistyped.violations[0]?.message ?? '', /arguments.n must be integer/);
+    const lenient = await runtimeFor([limit], { invalidArguments: 'allow' });
+    assert.equal((await lenient.check(call(1, { force: true }), context())).decision, 'allow');
+    assert.equal((await lenient.check(call(9, { force: true }), context())).decision, 'deny');
+  });
+});
+
+describe('unreviewed guard code runs in a worker', () => {
+  it('decides like the in-process runtime, lookups included', async () => {
+    const runtime = await runtimeFor(
+      [
+        limit,
+        {
+          id: 'act.looks',
+          body: "const seen = await context.invoker.invoke('look', {}); return seen.ok ? undefined : { message: 'no' };",
+        },
+      ],
+      {},
+      { reviewed: false },
+    );
+    try {
+      assert.equal((await runtime.check(call(2), context())).decision, 'allow');
+      const verdict = await runtime.check(call(9), context());
+      assert.deepEqual(
+        verdict.violations.map((violation) => violation.policy),
+        ['act.limit'],
+      );
+    } finally {
+      await runtime.close();
+    }
+  });
+  it('stops a synchronous endless loop, denies, and recovers for the next call', async () => {
+    const runtime = await runtimeFor(
+      [{ id: 'act.spin', body: 'if (args.n > 3) { while (true) {} } return undefined;' }],
+      { timeoutMs: 200 },
+      { reviewed: false },
+    );
+    try {
+      const verdict = await runtime.check(call(9), context());
+      assert.equal(verdict.decision, 'deny');
+      assert.equal(verdict.violations[0]?.fault, 'timeout');
+      assert.equal((await runtime.check(call(1), context())).decision, 'allow');
+    } finally {
+      await runtime.close();
+    }
+  });
+});
+
+describe('guardTool', () => {
+  it('runs the tool when allowed and returns the feedback when denied', async () => {
+    const runtime = await runtimeFor([limit]);
+    let ran = 0;
+    const act = guardTool(runtime, 'act', async (args: { n: number }) => `acted ${args.n}` + String(++ran), {
+      context,
+    });
+    assert.equal(await act({ n: 1 }), 'acted 11');
+    assert.match(String(await act({ n: 9 })), /blocked/);
+    assert.equal(ran, 1);
+  });
+  it('throws GuardDeniedError when set to throw', async () => {
+    const runtime = await runtimeFor([limit]);
+    const act = guardTool(runtime, 'act', async (_args: { n: number }) => 'acted', { context, onDeny: 'throw' });
+    await assert.rejects(
+      act({ n: 9 }),
+      (error: unknown) => error instanceof GuardDeniedError && error.verdict.decision === 'deny',
+    );
+  });
+});

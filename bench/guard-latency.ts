@@ -128,6 +128,6 @@ export function formatBench(result: BenchResult): string {
 }
 
 if (import.meta.main) {
-  const passes = Number(process.env['BENCH_PASSES'] ?? 5);
+  const passes = Number(process.env.BENCH_PASSES ?? 5);
   process.stdout.write(`${formatBench(await runBench(passes))}\n`);
 }

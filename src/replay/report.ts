@@ -76,7 +76,7 @@ export function formatSummary(summary: ReplaySummary, result: ReplayResult): str
   const lines = [
     `trajectories replayed   ${summary.trajectories}`,
     `tool calls checked      ${summary.calls} (${summary.writeCalls} write calls)`,
-    `verdicts                allow ${summary.verdicts['allow']}, deny ${summary.verdicts['deny']}, ask ${summary.verdicts['ask']}`,
+    `verdicts                allow ${summary.verdicts.allow}, deny ${summary.verdicts.deny}, ask ${summary.verdicts.ask}`,
     `trajectories affected   ${summary.trajectoriesAffected} with a write call not allowed`,
     `guard latency (all)     p50 ${summary.latencyUs.all.p50} µs, p99 ${summary.latencyUs.all.p99} µs (one cold pass; warm figures: npm run bench)`,
     `guard latency (writes)  p50 ${summary.latencyUs.writes.p50} µs, p99 ${summary.latencyUs.writes.p99} µs`,

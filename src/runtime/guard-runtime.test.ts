@@ -12,7 +12,7 @@ import { GuardDeniedError, guardTool } from './guard-tool.ts';
 
 const limit: FixturePolicy = {
   id: 'act.limit',
-  body: 'return args.n > 3 ? { message: `n is ${args.n}, at most 3` } : undefined;',
+  body: 'return args.n > 3 ? { message: "n is " + args.n + ", at most 3" } : undefined;',
 };
 const call = (n: unknown, extra: Record<string, unknown> = {}) => ({
   id: 'c1',
@@ -216,7 +216,7 @@ describe('guardTool', () => {
   it('runs the tool when allowed and returns the feedback when denied', async () => {
     const runtime = await runtimeFor([limit]);
     let ran = 0;
-    const act = guardTool(runtime, 'act', async (args: { n: number }) => `acted ${args.n}` + String(++ran), {
+    const act = guardTool(runtime, 'act', async (args: { n: number }) => `acted ${args.n}${String(++ran)}`, {
       context,
     });
     assert.equal(await act({ n: 1 }), 'acted 11');

@@ -98,18 +98,18 @@ export function context(conversation: readonly (Message | readonly Message[])[],
   const flights = world.flights ?? defaultFlights;
   const invoker = mockInvoker({
     get_user_details: (args) => {
-      const found = users[String(args['user_id'])];
+      const found = users[String(args.user_id)];
       if (found === undefined) throw new Error('user not found');
       return found;
     },
     get_reservation_details: (args) => {
-      const found = reservations.find((candidate) => candidate.reservation_id === args['reservation_id']);
+      const found = reservations.find((candidate) => candidate.reservation_id === args.reservation_id);
       if (found === undefined) throw new Error('reservation not found');
       return found;
     },
     get_flight_on_date_details: (args) => {
       const found = flights.find(
-        (candidate) => candidate.flight_number === args['flight_number'] && candidate.date === args['date'],
+        (candidate) => candidate.flight_number === args.flight_number && candidate.date === args.date,
       );
       if (found === undefined) throw new Error('flight not found');
       return found;

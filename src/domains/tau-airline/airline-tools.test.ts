@@ -59,18 +59,14 @@ describe('the tau-bench v1 airline tools', () => {
         ],
       }),
     );
-    assert.equal(booked['reservation_id'], 'HATHAT');
+    assert.equal(booked.reservation_id, 'HATHAT');
     const user = json(tools.run('get_user_details', { user_id: 'mia_li_3668' }));
-    assert.equal((user['payment_methods'] as Record<string, unknown>)['certificate_7504069'], undefined);
-    assert.deepEqual((user['reservations'] as string[]).at(-1), 'HATHAT');
-    assert.equal(
-      json(fresh().run('get_user_details', { user_id: 'mia_li_3668' }))['reservations'] instanceof Array,
-      true,
-    );
+    assert.equal((user.payment_methods as Record<string, unknown>).certificate_7504069, undefined);
+    assert.deepEqual((user.reservations as string[]).at(-1), 'HATHAT');
+    assert.equal(Array.isArray(json(fresh().run('get_user_details', { user_id: 'mia_li_3668' })).reservations), true);
     assert.notEqual(
-      (json(fresh().run('get_user_details', { user_id: 'mia_li_3668' }))['payment_methods'] as Record<string, unknown>)[
-        'certificate_7504069'
-      ],
+      (json(fresh().run('get_user_details', { user_id: 'mia_li_3668' })).payment_methods as Record<string, unknown>)
+        .certificate_7504069,
       undefined,
       'runs do not share state',
     );
@@ -79,16 +75,16 @@ describe('the tau-bench v1 airline tools', () => {
     const tools = fresh();
     tools.run('cancel_reservation', { reservation_id: '4WQ150' });
     const twice = json(tools.run('cancel_reservation', { reservation_id: '4WQ150' }));
-    assert.equal(twice['status'], 'cancelled');
+    assert.equal(twice.status, 'cancelled');
     assert.deepEqual(
-      (twice['payment_history'] as { amount: number }[]).map((payment) => payment.amount),
+      (twice.payment_history as { amount: number }[]).map((payment) => payment.amount),
       [4986, -4986, -4986, 4986],
     );
   });
   it('update flights: v1 keeps the old cabin and re-prices every segment on a cabin change', () => {
     const tools = fresh();
     const reservation = json(tools.run('get_reservation_details', { reservation_id: '4WQ150' }));
-    const flights = (reservation['flights'] as { flight_number: string; date: string }[]).map(
+    const flights = (reservation.flights as { flight_number: string; date: string }[]).map(
       ({ flight_number, date }) => ({ flight_number, date }),
     );
     const updated = json(
@@ -99,8 +95,8 @@ describe('the tau-bench v1 airline tools', () => {
         payment_id: 'gift_card_3576581',
       }),
     );
-    assert.equal(updated['cabin'], 'business');
-    assert.ok(((updated['payment_history'] as { amount: number }[]).at(-1)?.amount ?? 0) < 0);
+    assert.equal(updated.cabin, 'business');
+    assert.ok(((updated.payment_history as { amount: number }[]).at(-1)?.amount ?? 0) < 0);
   });
   it('send certificate: takes the first free id and checks nothing else', () => {
     const tools = fresh();

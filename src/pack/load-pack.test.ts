@@ -29,6 +29,28 @@ describe('loadPack', () => {
     assert.deepEqual([...pack.tools.keys()], ['act', 'look']);
     assert.equal(typeof pack.tools.get('act')?.policies[0]?.check, 'function');
   });
+  it("reads a tool-policy spec written in ToolGuard's format", async () => {
+    const toolGuard = {
+      policies: [
+        {
+          policy_name: 'Limit',
+          description: 'Acts must be small.',
+          references: ['Acts must be small.'],
+          violating_examples: ['n is 9'],
+          compliance_examples: ['n is 1'],
+        },
+      ],
+    };
+    const dir = await writeFixturePack({
+      policies: [{ id: 'act.limit', body: 'return undefined;' }],
+      files: { 'spec/act.json': JSON.stringify(toolGuard) },
+    });
+    const pack = await loadPack(dir);
+    assert.deepEqual(
+      pack.specs.get('act')?.policies.map((policy) => [policy.id, policy.violation_examples]),
+      [['act.limit', ['n is 9']]],
+    );
+  });
   it('names the file and the line of a JSON syntax error', async () => {
     const error = await loadError({ 'manifest.json': '{\n  "format": 1,\n  oops\n}' });
     assert.match(error.message, /manifest\.json/);

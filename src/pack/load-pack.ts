@@ -7,7 +7,13 @@ import { InputError, type InputIssue } from '../errors.ts';
 import { parseInput, parseJsonText } from '../model/parse-input.ts';
 import type { GuardModule, PolicyCheck } from '../runtime/policy-check.ts';
 import { type Manifest, manifestSchema, type PolicyEntry } from './manifest.ts';
-import { type PolicySpec, type ToolPolicySpec, toolPolicySpecSchema } from './policy-spec.ts';
+import {
+  fromToolGuardSpec,
+  type PolicySpec,
+  type ToolPolicySpec,
+  toolGuardSpecSchema,
+  toolPolicySpecSchema,
+} from './policy-spec.ts';
 import { type ToolSpec, toolSpecSchema } from './tool-spec.ts';
 
 /** A policy of a loaded pack: its spec, its state in the manifest, and its check when the guard code has one. */
@@ -74,6 +80,17 @@ function compileValidator(ajv: Ajv, spec: ToolSpec, label: string): (args: Recor
       return extra === undefined ? `${where} ${error.message ?? 'invalid'}` : `unknown argument \`${String(extra)}\``;
     });
   };
+}
+
+/** Reads a tool-policy spec in our schema, or in ToolGuard's (recognised by its `policy_name` fields). */
+function readPolicySpec(tool: string, value: unknown, label: string): ToolPolicySpec {
+  const policies = (value as { policies?: unknown } | null)?.policies;
+  const isToolGuard =
+    Array.isArray(policies) &&
+    policies.some((policy) => typeof policy === 'object' && policy !== null && 'policy_name' in policy);
+  if (isToolGuard)
+    return fromToolGuardSpec(tool, parseInput(toolGuardSpecSchema, value, label, { code: 'invalid_pack' })).spec;
+  return parseInput(toolPolicySpecSchema, value, label, { code: 'invalid_pack' });
 }
 
 async function importGuard(file: string): Promise<{ module?: GuardModule; error?: string }> {
@@ -145,9 +162,7 @@ export async function loadPack(dir: string, options: { importGuards?: boolean } 
     let policySpec: ToolPolicySpec = { tool: spec.name, policies: [] };
     if (entry.spec !== undefined) {
       const specLabel = join(dir, entry.spec);
-      policySpec = parseInput(toolPolicySpecSchema, await readJson(join(root, entry.spec), specLabel), specLabel, {
-        code: 'invalid_pack',
-      });
+      policySpec = readPolicySpec(spec.name, await readJson(join(root, entry.spec), specLabel), specLabel);
       specs.set(spec.name, policySpec);
     }
     const guardFile = entry.guard === undefined ? undefined : join(root, entry.guard);

@@ -4,9 +4,9 @@ import type { BookReservationArgs } from '../types.ts';
 import {
   findFlightOnDate,
   findUser,
-  freeBagAllowance,
   incompletePassenger,
   itineraryProblem,
+  paidBagsProblem,
   resolveLegs,
   unbookable,
   unconfirmed,
@@ -112,14 +112,13 @@ const paymentTotal: PolicyCheck<BookReservationArgs> = async (args, context) => 
 const baggageAllowance: PolicyCheck<BookReservationArgs> = async (args, context) => {
   const user = await findUser(context, args.user_id);
   if (user === undefined) return undefined;
-  const free = freeBagAllowance(user.membership, args.cabin, args.passengers.length);
-  const expected = Math.max(0, args.total_baggages - free);
-  return args.nonfree_baggages === expected
-    ? undefined
-    : {
-        message: `${args.total_baggages} bags with ${free} free (${user.membership}, ${args.cabin}, ${args.passengers.length} passengers) means ${expected} paid bags, not ${args.nonfree_baggages}`,
-        facts: { free, expected },
-      };
+  return paidBagsProblem(
+    user.membership,
+    args.cabin,
+    args.passengers.length,
+    args.total_baggages,
+    args.nonfree_baggages,
+  );
 };
 
 const insuranceOffered: PolicyCheck<BookReservationArgs> = (_args, context) => {

@@ -1,7 +1,7 @@
 /** Guards of `update_reservation_baggages`: one check per atomic policy. */
 import type { PolicyCheck } from 'agentguard';
 import type { UpdateReservationBaggagesArgs } from '../types.ts';
-import { findReservation, findUser, freeBagAllowance, ownerNotObtained, unconfirmed } from './lib/airline.ts';
+import { findReservation, findUser, ownerNotObtained, paidBagsProblem, unconfirmed } from './lib/airline.ts';
 
 const userConfirmation: PolicyCheck<UpdateReservationBaggagesArgs> = (args, context) => {
   return unconfirmed(
@@ -28,17 +28,10 @@ const noRemoval: PolicyCheck<UpdateReservationBaggagesArgs> = async (args, conte
 
 const allowance: PolicyCheck<UpdateReservationBaggagesArgs> = async (args, context) => {
   const reservation = await findReservation(context, args.reservation_id);
-  if (reservation === undefined) return undefined;
-  const user = await findUser(context, reservation.user_id);
-  if (user === undefined) return undefined;
-  const free = freeBagAllowance(user.membership, reservation.cabin, reservation.passengers.length);
-  const expected = Math.max(0, args.total_baggages - free);
-  return args.nonfree_baggages === expected
-    ? undefined
-    : {
-        message: `${args.total_baggages} bags with ${free} free (${user.membership}, ${reservation.cabin}, ${reservation.passengers.length} passengers) means ${expected} paid bags, not ${args.nonfree_baggages}`,
-        facts: { free, expected },
-      };
+  const user = reservation === undefined ? undefined : await findUser(context, reservation.user_id);
+  if (reservation === undefined || user === undefined) return undefined;
+  const passengers = reservation.passengers.length;
+  return paidBagsProblem(user.membership, reservation.cabin, passengers, args.total_baggages, args.nonfree_baggages);
 };
 
 const paymentInProfile: PolicyCheck<UpdateReservationBaggagesArgs> = async (args, context) => {

@@ -64,9 +64,24 @@ const freeBags: Record<Membership, Record<Cabin, number>> = {
   gold: { basic_economy: 2, economy: 3, business: 3 },
 };
 
-/** Free checked bags for a booking user's tier, a cabin and a number of passengers. */
-export function freeBagAllowance(membership: Membership, cabin: Cabin, passengers: number): number {
-  return freeBags[membership][cabin] * passengers;
+/**
+ * Checks that the paid bags are exactly the bags beyond the free allowance of the booking user's tier for the cabin
+ * and the number of passengers.
+ */
+export function paidBagsProblem(
+  membership: Membership,
+  cabin: Cabin,
+  passengers: number,
+  total: number,
+  paid: number,
+): PolicyFinding | undefined {
+  const free = freeBags[membership][cabin] * passengers;
+  const expected = Math.max(0, total - free);
+  if (paid === expected) return undefined;
+  return {
+    message: `${total} bags with ${free} free (${membership}, ${cabin}, ${passengers} passengers) means ${expected} paid bags, not ${paid}`,
+    facts: { free, expected },
+  };
 }
 
 /** Why a flight on a date cannot be booked, or undefined when it can for `passengers` in `cabin`. */

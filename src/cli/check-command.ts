@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { InputError } from '../errors.ts';
 import { Conversation } from '../model/conversation.ts';
 import type { ToolInvoker } from '../model/guard-context.ts';
 import { fromOpenAIChat, parseToolArguments } from '../model/openai-chat.ts';
@@ -46,6 +47,7 @@ export async function checkCommand(options: {
   pack: string;
   call: string;
   conversation?: string;
+  now?: string;
   unknownTool?: Decision;
 }): Promise<void> {
   const pack = await loadPack(options.pack);
@@ -57,6 +59,10 @@ export async function checkCommand(options: {
           parseJsonText(await readFile(options.conversation, 'utf8'), options.conversation),
           options.conversation,
         );
+  const now = options.now === undefined ? undefined : new Date(options.now);
+  if (now !== undefined && Number.isNaN(now.getTime())) {
+    throw new InputError('--now', [{ location: '--now', message: `expected a date and time, got \`${options.now}\`` }]);
+  }
   const fresh = await environmentFor(pack.manifest.domain);
   const environment = fresh?.();
   const runtime = new GuardRuntime(
@@ -66,7 +72,7 @@ export async function checkCommand(options: {
   const verdict = await runtime.check(call, {
     conversation,
     invoker: environment?.invoker ?? noLookups,
-    now: environment?.now ?? new Date(),
+    now: now ?? environment?.now ?? new Date(),
   });
   await runtime.close();
   process.stdout.write(`${JSON.stringify({ ...verdict, feedback: feedbackFor(verdict) }, null, 2)}\n`);

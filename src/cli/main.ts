@@ -23,6 +23,7 @@ program
   .requiredOption('--pack <dir>', 'guard pack folder')
   .requiredOption('--call <file>', 'the call: {"name", "arguments", "id"?} or an OpenAI tool call')
   .option('--conversation <file>', 'the conversation before the call, as OpenAI chat messages')
+  .option('--now <time>', "the policy's clock, e.g. 2024-05-15T15:00:00-05:00 (default: the domain's, else now)")
   .addOption(
     new Option('--unknown-tool <decision>', 'decision for tools no pack knows').choices(['allow', 'deny', 'ask']),
   )

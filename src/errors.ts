@@ -1,5 +1,11 @@
 /** Stable codes of the errors agentguard raises. */
-export type ErrorCode = 'invalid_input' | 'invalid_pack' | 'tool_error' | 'guard_denied';
+export type ErrorCode =
+  | 'invalid_input'
+  | 'invalid_pack'
+  | 'guard_denied'
+  | 'budget_exceeded'
+  | 'model_error'
+  | 'step_failed';
 
 const marker = Symbol.for('agentguard.error');
 

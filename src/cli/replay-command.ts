@@ -1,6 +1,6 @@
-import { rename, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { AgentGuardError } from '../errors.ts';
+import { writeAtomically } from '../files.ts';
 import { loadPack } from '../pack/load-pack.ts';
 import { environmentFor } from '../replay/environment.ts';
 import { replay } from '../replay/replay.ts';
@@ -9,13 +9,6 @@ import { readTrajectories } from '../replay/trajectories.ts';
 import { GuardRuntime } from '../runtime/guard-runtime.ts';
 
 const root = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
-
-/** Writes a file whole or not at all. */
-export async function writeAtomically(file: string, content: string): Promise<void> {
-  const temporary = `${file}.${process.pid}.tmp`;
-  await writeFile(temporary, content);
-  await rename(temporary, file);
-}
 
 async function run(options: { pack: string; trajectories: string; out?: string; json?: boolean }): Promise<void> {
   const pack = await loadPack(options.pack);

@@ -1,0 +1,96 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { AgentGuardError } from '../errors.ts';
+import { writeAtomically } from '../files.ts';
+import { parseInput, parseJsonText } from '../model/parse-input.ts';
+import type { LanguageModel, ModelRequest, ModelResponse } from './language-model.ts';
+
+const cassetteSchema = z.object({
+  format: z.literal(1),
+  /** What the answers are: a model's output, or scripted answers written by people. */
+  source: z.string(),
+  entries: z.array(
+    z.object({
+      key: z.string(),
+      step: z.string(),
+      text: z.string(),
+      usage: z.object({ inputTokens: z.number(), outputTokens: z.number() }),
+    }),
+  ),
+});
+
+/** A recording of model calls: one entry per request, keyed by a hash of the request. */
+export type Cassette = z.output<typeof cassetteSchema>;
+
+/** The key of a request: a hash of its step, system prompt and messages. */
+export function requestKey(request: ModelRequest): string {
+  return createHash('sha256')
+    .update(JSON.stringify([request.step, request.system, request.messages]))
+    .digest('hex')
+    .slice(0, 32);
+}
+
+/** Reads a cassette file; a malformed one throws an `InputError` with the JSON path. */
+export async function readCassette(file: string): Promise<Cassette> {
+  return parseInput(cassetteSchema, parseJsonText(await readFile(file, 'utf8'), file), file);
+}
+
+/**
+ * Answers from a cassette: the same request gets the recorded answer; a request the cassette lacks fails with its step
+ * and key, so a changed prompt is noticed rather than answered wrongly.
+ */
+export class ReplayModel implements LanguageModel {
+  readonly id: string;
+  private readonly answers = new Map<string, ModelResponse[]>();
+
+  constructor(cassette: Cassette) {
+    this.id = `replay:${cassette.source}`;
+    for (const entry of cassette.entries) {
+      const list = this.answers.get(entry.key) ?? [];
+      list.push({ text: entry.text, usage: entry.usage });
+      this.answers.set(entry.key, list);
+    }
+  }
+
+  async complete(request: ModelRequest): Promise<ModelResponse> {
+    const key = requestKey(request);
+    const answer = this.answers.get(key)?.shift();
+    if (answer === undefined) {
+      throw new AgentGuardError(
+        'model_error',
+        `the recording has no answer for step \`${request.step}\` (request ${key})`,
+      );
+    }
+    return answer;
+  }
+}
+
+/** Passes requests to a model and records them; `save` writes the cassette. */
+export class RecordingModel implements LanguageModel {
+  readonly id: string;
+  private readonly inner: LanguageModel;
+  private readonly cassette: Cassette;
+
+  constructor(inner: LanguageModel, source = inner.id) {
+    this.id = inner.id;
+    this.inner = inner;
+    this.cassette = { format: 1, source, entries: [] };
+  }
+
+  async complete(request: ModelRequest, signal?: AbortSignal): Promise<ModelResponse> {
+    const response = await this.inner.complete(request, signal);
+    this.cassette.entries.push({
+      key: requestKey(request),
+      step: request.step,
+      text: response.text,
+      usage: response.usage,
+    });
+    return response;
+  }
+
+  /** Writes the recording. */
+  async save(file: string): Promise<void> {
+    await writeAtomically(file, `${JSON.stringify(this.cassette, null, 2)}\n`);
+  }
+}

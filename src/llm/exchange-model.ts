@@ -1,0 +1,47 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { AgentGuardError } from '../errors.ts';
+import type { LanguageModel, ModelRequest, ModelResponse } from './language-model.ts';
+
+/**
+ * A model that is a person (or any chat tool): each request is written to `<dir>/<n>-<step>.request.md`, and the
+ * build waits for the answer in `<n>-<step>.answer.md` beside it. Useful where no model API is reachable.
+ *
+ * @example
+ * ```ts
+ * const model = new ExchangeModel('exchange'); // then answer exchange/0001-map.create_policies.answer.md by hand
+ * ```
+ */
+export class ExchangeModel implements LanguageModel {
+  readonly id: string;
+  private readonly dir: string;
+  private readonly pollMs: number;
+  private counter = 0;
+
+  constructor(dir: string, pollMs = 500) {
+    this.id = `exchange:${dir}`;
+    this.dir = dir;
+    this.pollMs = pollMs;
+  }
+
+  async complete(request: ModelRequest, signal?: AbortSignal): Promise<ModelResponse> {
+    await mkdir(this.dir, { recursive: true });
+    const base = join(this.dir, `${String(++this.counter).padStart(4, '0')}-${request.step}`);
+    const transcript = request.messages.map((message) => `## ${message.role}\n\n${message.content}`).join('\n\n');
+    await writeFile(`${base}.request.md`, `# ${request.step}\n\n## system\n\n${request.system}\n\n${transcript}\n`);
+    const answerFile = `${base}.answer.md`;
+    for (;;) {
+      try {
+        const text = await readFile(answerFile, 'utf8');
+        return { text, usage: { inputTokens: 0, outputTokens: 0 } };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      }
+      if (signal?.aborted) {
+        throw new AgentGuardError('model_error', `no answer in \`${answerFile}\` before the time limit`);
+      }
+      await sleep(this.pollMs);
+    }
+  }
+}

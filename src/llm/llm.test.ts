@@ -1,0 +1,166 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { z } from 'zod';
+import { AgentGuardError } from '../errors.ts';
+import { Budget } from './budget.ts';
+import { RecordingModel, ReplayModel, readCassette } from './cassette.ts';
+import { ExchangeModel } from './exchange-model.ts';
+import { createLanguageModel } from './providers.ts';
+import { ScriptedModel } from './scripted-model.ts';
+import { generateStructured, StepFailedError } from './structured.ts';
+
+const schema = z.object({ policies: z.array(z.object({ name: z.string() })).min(1) });
+const ask = (
+  model: ScriptedModel | ReplayModel | RecordingModel,
+  budget = new Budget({ maxCalls: 10, maxTokens: 10_000 }),
+) => generateStructured({ model, budget, step: 'map.test', system: 'You map policies.', prompt: 'Map them.', schema });
+
+describe('generateStructured', () => {
+  it('asks again with the problems until the answer is valid, and counts the retries', async () => {
+    const model = new ScriptedModel([
+      'not json',
+      '{"policies": []}',
+      '```json\n{"policies": [{"name": "refunds"}]}\n```',
+    ]);
+    const budget = new Budget({ maxCalls: 10, maxTokens: 10_000 });
+    assert.deepEqual(await ask(model, budget), { policies: [{ name: 'refunds' }] });
+    assert.deepEqual(budget.steps.get('map.test'), { calls: 3, inputTokens: 0, outputTokens: 0, retries: 2 });
+    assert.match(model.requests[1]?.messages.at(-1)?.content ?? '', /not valid JSON/);
+    assert.match(model.requests[2]?.messages.at(-1)?.content ?? '', /\$\.policies: Too small/);
+    assert.match(model.requests[0]?.messages[0]?.content ?? '', /JSON Schema/);
+  });
+  it('fails the step with the last answer after its attempts', async () => {
+    const model = new ScriptedModel(['{}', '{}', '{"policies": 3}']);
+    await assert.rejects(
+      ask(model),
+      (error: unknown) => error instanceof StepFailedError && error.lastAnswer === '{"policies": 3}',
+    );
+  });
+  it('stops at the budget', async () => {
+    const model = new ScriptedModel(['{}', '{}', '{}']);
+    await assert.rejects(
+      ask(model, new Budget({ maxCalls: 2, maxTokens: 10_000 })),
+      (error: unknown) => AgentGuardError.isInstance(error) && error.code === 'budget_exceeded',
+    );
+  });
+});
+
+describe('recordings', () => {
+  it('replay the recorded answer for the same request and refuse a changed one', async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'agentguard-')), 'cassette.json');
+    const recording = new RecordingModel(new ScriptedModel(['{"policies": [{"name": "a"}]}']), 'scripted answers');
+    await ask(recording);
+    await recording.save(file);
+    const cassette = await readCassette(file);
+    assert.equal(cassette.source, 'scripted answers');
+    assert.deepEqual(await ask(new ReplayModel(cassette)), { policies: [{ name: 'a' }] });
+    await assert.rejects(
+      generateStructured({
+        model: new ReplayModel(cassette),
+        budget: new Budget({ maxCalls: 9, maxTokens: 9 }),
+        step: 'map.test',
+        system: 'changed',
+        prompt: 'Map them.',
+        schema,
+      }),
+      /no answer for step `map.test`/,
+    );
+  });
+});
+
+describe('ExchangeModel', () => {
+  it('writes the request and waits for the answer file', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'agentguard-exchange-'));
+    const model = new ExchangeModel(dir, 10);
+    const pending = model.complete({ step: 'map.test', system: 'sys', messages: [{ role: 'user', content: 'hello' }] });
+    let files: string[] = [];
+    while (files.length === 0) files = await readdir(dir);
+    assert.deepEqual(files, ['0001-map.test.request.md']);
+    assert.match(await readFile(join(dir, files[0] ?? ''), 'utf8'), /## user\n\nhello/);
+    await writeFile(join(dir, '0001-map.test.answer.md'), 'the answer');
+    assert.equal((await pending).text, 'the answer');
+  });
+});
+
+describe('providers over their wire format, against a local server', () => {
+  const seen: { path: string; body: Record<string, unknown> }[] = [];
+  const server = createServer(async (request: IncomingMessage, response: ServerResponse) => {
+    let text = '';
+    for await (const chunk of request) text += chunk;
+    const body = JSON.parse(text) as Record<string, unknown>;
+    seen.push({ path: request.url ?? '', body });
+    response.setHeader('content-type', 'application/json');
+    if (request.url?.endsWith('/messages')) {
+      response.end(
+        JSON.stringify({
+          id: 'msg_1',
+          type: 'message',
+          role: 'assistant',
+          model: 'claude-test',
+          stop_reason: 'end_turn',
+          stop_sequence: null,
+          content: [{ type: 'text', text: '{"policies": [{"name": "from anthropic"}]}' }],
+          usage: { input_tokens: 11, output_tokens: 7 },
+        }),
+      );
+      return;
+    }
+    response.end(
+      JSON.stringify({
+        id: 'chatcmpl-1',
+        object: 'chat.completion',
+        created: 0,
+        model: 'test',
+        choices: [
+          {
+            index: 0,
+            finish_reason: 'stop',
+            message: { role: 'assistant', content: '{"policies": [{"name": "from openai"}]}' },
+          },
+        ],
+        usage: { prompt_tokens: 12, completion_tokens: 5, total_tokens: 17 },
+      }),
+    );
+  });
+  let baseUrl = '';
+  before(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  });
+  after(() => server.close());
+
+  for (const [name, expected, path] of [
+    ['openai-compatible:llama3.1', 'from openai', '/v1/chat/completions'],
+    ['openai:gpt-4.1', 'from openai', '/v1/chat/completions'],
+    ['anthropic:claude-test', 'from anthropic', '/v1/messages'],
+  ] as const) {
+    it(`${name} answers a structured step and reports its tokens`, async () => {
+      const model = createLanguageModel(
+        name,
+        { baseUrl, maxRetries: 0 },
+        { OPENAI_API_KEY: 'k', ANTHROPIC_API_KEY: 'k' },
+      );
+      const budget = new Budget({ maxCalls: 5, maxTokens: 1000 });
+      const answer = await generateStructured({
+        model,
+        budget,
+        step: 'map.test',
+        system: 'You map policies.',
+        prompt: 'Map them.',
+        schema,
+      });
+      assert.deepEqual(answer, { policies: [{ name: expected }] });
+      assert.equal(seen.at(-1)?.path, path);
+      assert.ok((budget.total().inputTokens ?? 0) > 0);
+    });
+  }
+  it('names unknown providers and missing base URLs', () => {
+    assert.throws(() => createLanguageModel('acme:x'), /unknown model provider `acme`/);
+    assert.throws(() => createLanguageModel('openai-compatible:x', {}, {}), /needs a base URL/);
+  });
+});

@@ -120,6 +120,30 @@ describe('agentguard replay', () => {
   });
 });
 
+describe('agentguard eval spec', () => {
+  it("prints ToolGuard's metrics as JSON, 1.0 for the gold spec against itself", () => {
+    const result = cli(
+      'eval',
+      'spec',
+      '--predicted',
+      'data/toolguard-airline-spec',
+      '--gold',
+      'data/toolguard-airline-spec',
+      '--json',
+    );
+    assert.equal(result.status, 0, result.stderr);
+    const scores = JSON.parse(result.stdout);
+    assert.deepEqual(scores.reference, { precision: 1, recall: 1, f1: 1 });
+    assert.deepEqual(scores.grouping, { fuzzy_rand_index: 1 });
+    assert.deepEqual(Object.keys(scores.per_tool).length, 5);
+  });
+  it('scores the airline pack against the gold spec as a table', () => {
+    const result = cli('eval', 'spec', '--predicted', 'packs/tau-airline', '--gold', 'data/toolguard-airline-spec');
+    assert.equal(result.status, 0, result.stderr);
+    assert.match(result.stdout, /^overall\s+\d\.\d{3}/m);
+  });
+});
+
 describe('agentguard start', () => {
   it('replays the bundled runs and prints the report', () => {
     const result = cli('start');

@@ -2,6 +2,7 @@
 import { Command, Option } from 'commander';
 import { AgentGuardError } from '../errors.ts';
 import { checkCommand } from './check-command.ts';
+import { evalPackCommand, evalSpecCommand } from './eval-command.ts';
 import { replayCommand, startCommand } from './replay-command.ts';
 
 const program = new Command('agentguard')
@@ -28,6 +29,22 @@ program
     new Option('--unknown-tool <decision>', 'decision for tools no pack knows').choices(['allow', 'deny', 'ask']),
   )
   .action(checkCommand);
+
+const evaluate = program.command('eval').description('Measure specs and packs');
+evaluate
+  .command('spec')
+  .description('Score a predicted tool-policy spec against a gold one (reference P/R/F1, fuzzy Rand index)')
+  .requiredOption('--predicted <dir>', 'a guard pack or a folder of spec files (ours or ToolGuard JSON)')
+  .requiredOption('--gold <dir>', 'a guard pack or a folder of spec files (ours or ToolGuard JSON)')
+  .option('--json', 'print the scores as JSON')
+  .action(evalSpecCommand);
+evaluate
+  .command('pack')
+  .description("A pack's test pass rate on a suite of cases, split into compliance and violation failures")
+  .requiredOption('--pack <dir>', 'guard pack folder')
+  .requiredOption('--cases <file>', 'JSON list of test cases')
+  .option('--json', 'print the results as JSON')
+  .action(evalPackCommand);
 
 program
   .command('start')

@@ -83,7 +83,7 @@ function compileValidator(ajv: Ajv, spec: ToolSpec, label: string): (args: Recor
 }
 
 /** Reads a tool-policy spec in our schema, or in ToolGuard's (recognised by its `policy_name` fields). */
-function readPolicySpec(tool: string, value: unknown, label: string): ToolPolicySpec {
+export function readPolicySpec(tool: string, value: unknown, label: string): ToolPolicySpec {
   const policies = (value as { policies?: unknown } | null)?.policies;
   const isToolGuard =
     Array.isArray(policies) &&

@@ -11,6 +11,8 @@ export const manifestSchema = z.object({
   format: z.literal(1),
   domain: z.string().min(1),
   description: z.string(),
+  /** The fixed time the policy speaks of, when it has one (ISO 8601); test cases default to it. */
+  clock: z.string().optional(),
   /** The policy document the references quote, relative to the pack. */
   policyDocument: z.string(),
   /** Reviewed guard code runs in-process; other code runs in a worker that a hang cannot block. */

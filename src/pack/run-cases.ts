@@ -1,0 +1,81 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { ToolInvoker } from '../model/guard-context.ts';
+import { fromOpenAIChat } from '../model/openai-chat.ts';
+import { type GuardExecutor, InProcessExecutor } from '../runtime/executor.ts';
+import { WorkerExecutor } from '../runtime/worker-executor.ts';
+import type { GuardPack } from './load-pack.ts';
+import type { TestCase } from './test-case.ts';
+
+/** The result of one test case. */
+export interface CaseResult {
+  testCase: TestCase;
+  /** `pass`; `fail` when the check decided the wrong way; `error` when it could not decide (a fault). */
+  outcome: 'pass' | 'fail' | 'error';
+  detail: string;
+}
+
+/** A lookup invoker answering from a case's recorded lookups. */
+export function caseInvoker(testCase: TestCase): ToolInvoker {
+  return {
+    async invoke(tool, args) {
+      const answer = testCase.lookups.find(
+        (lookup) => lookup.tool === tool && isDeepStrictEqual(lookup.arguments, args),
+      );
+      if (answer === undefined) throw new Error(`no answer for ${tool}(${JSON.stringify(args)}) in the test case`);
+      if (answer.error !== undefined) throw new Error(answer.error);
+      return answer.result;
+    },
+  };
+}
+
+/**
+ * Runs test cases against a pack, each policy in isolation, where the pack's code runs (in-process when reviewed,
+ * else in a worker).
+ *
+ * @example
+ * ```ts
+ * const results = await runCases(pack, cases);
+ * ```
+ */
+export async function runCases(pack: GuardPack, cases: readonly TestCase[], timeoutMs = 1000): Promise<CaseResult[]> {
+  const executor: GuardExecutor = pack.manifest.reviewed ? new InProcessExecutor() : new WorkerExecutor();
+  const results: CaseResult[] = [];
+  try {
+    for (const testCase of cases) {
+      const tool = pack.tools.get(testCase.tool);
+      if (tool?.policies.some((policy) => policy.spec.id === testCase.policy) !== true) {
+        results.push({
+          testCase,
+          outcome: 'error',
+          detail: `the pack has no policy \`${testCase.policy}\` on \`${testCase.tool}\``,
+        });
+        continue;
+      }
+      const now = testCase.now ?? pack.manifest.clock;
+      const context = {
+        conversation: fromOpenAIChat(testCase.conversation, `case of ${testCase.policy}`),
+        invoker: caseInvoker(testCase),
+        now: now === undefined ? new Date() : new Date(now),
+      };
+      const call = { id: 'case', name: testCase.tool, arguments: testCase.arguments };
+      const [outcome] = await executor.evaluate(tool, [testCase.policy], call, context, timeoutMs);
+      if (outcome === undefined || 'fault' in outcome) {
+        results.push({ testCase, outcome: 'error', detail: outcome?.message ?? 'no outcome' });
+      } else if ((outcome.finding === undefined) === (testCase.kind === 'compliance')) {
+        results.push({ testCase, outcome: 'pass', detail: outcome.finding?.message ?? 'complies' });
+      } else {
+        results.push({
+          testCase,
+          outcome: 'fail',
+          detail:
+            outcome.finding === undefined
+              ? 'expected a violation, the check found none'
+              : `expected compliance, the check found: ${outcome.finding.message}`,
+        });
+      }
+    }
+  } finally {
+    await executor.close();
+  }
+  return results;
+}

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { openAIChatMessageSchema } from '../model/openai-chat.ts';
+
+/** Schema of a test case: one example of one policy, with the conversation and lookup answers mocked. */
+export const testCaseSchema = z.object({
+  tool: z.string().min(1),
+  policy: z.string().min(1),
+  kind: z.enum(['compliance', 'violation']),
+  /** The example of the spec this case tests. */
+  example: z.string(),
+  arguments: z.record(z.string(), z.unknown()),
+  /** The conversation before the call, as OpenAI chat messages. */
+  conversation: z.array(openAIChatMessageSchema).default([]),
+  /** Answers of the lookups the check may make; a lookup with other arguments fails. */
+  lookups: z
+    .array(
+      z.object({
+        tool: z.string(),
+        arguments: z.record(z.string(), z.unknown()),
+        result: z.unknown().optional(),
+        error: z.string().optional(),
+      }),
+    )
+    .default([]),
+  /** The policy's clock for this case (ISO 8601); default: the pack's clock. */
+  now: z.string().optional(),
+});
+
+/**
+ * A test case of a policy: the call's arguments, the conversation, the lookups' answers, and whether the call should
+ * comply or break the policy. Generated from the spec's examples; data, never code.
+ *
+ * @example
+ * ```ts
+ * const testCase: TestCase = { tool: 'cancel_reservation', policy: 'cancel.not_flown', kind: 'violation', example: '…',
+ *   arguments: { reservation_id: 'ZFA04Y' }, conversation: [], lookups: [] };
+ * ```
+ */
+export type TestCase = z.output<typeof testCaseSchema>;

@@ -8,6 +8,8 @@ export const toolSpecSchema = z.object({
   parameters: z.record(z.string(), z.unknown()),
   /** True for lookups, which guards may call; false for tools that change state. */
   readOnly: z.boolean(),
+  /** JSON Schema of the result, when known: typed results for guard code. */
+  returns: z.record(z.string(), z.unknown()).optional(),
 });
 
 /**

@@ -39,7 +39,8 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-function toOutcome(policy: string, result: unknown): PolicyOutcome {
+/** Reads what a check returned: nothing, a finding, or something malformed (a fault). */
+export function outcomeOf(policy: string, result: unknown): PolicyOutcome {
   if (result === undefined || result === null) return { policy, finding: undefined };
   if (typeof result === 'object' && !Array.isArray(result)) {
     const { message, facts } = result as { message?: unknown; facts?: unknown };
@@ -105,7 +106,7 @@ export async function evaluateChecks(
       pending.push(
         result.then(
           (value: unknown) => {
-            outcomes[index] = toOutcome(policy, value);
+            outcomes[index] = outcomeOf(policy, value);
           },
           (error: unknown) => {
             outcomes[index] = { policy, fault: 'threw', message: `threw: ${describe(error)}` };
@@ -113,7 +114,7 @@ export async function evaluateChecks(
         ),
       );
     } else {
-      outcomes[index] = toOutcome(policy, result);
+      outcomes[index] = outcomeOf(policy, result);
     }
   });
   if (pending.length > 0) {

@@ -26,6 +26,8 @@ export interface StructuredOptions<Schema extends z.ZodType> {
   system: string;
   prompt: string;
   schema: Schema;
+  /** Further checks of a schema-valid answer; the problems it returns are sent back like schema problems. */
+  check?: (value: z.output<Schema>) => string[];
   /** Answers asked for in all, the first included. Default 3. */
   attempts?: number;
   /** Time limit of one call in milliseconds. Default 120 000. */
@@ -85,6 +87,7 @@ export async function generateStructured<Schema extends z.ZodType>(
     options.budget.spend(options.step, response.usage);
     last = response.text;
     const checked = problemsOf(last, options.schema);
+    if (checked.problems.length === 0) checked.problems = options.check?.(checked.value as z.output<Schema>) ?? [];
     if (checked.problems.length === 0) return checked.value as z.output<Schema>;
     problems = checked.problems;
     messages.push(

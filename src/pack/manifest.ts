@@ -29,6 +29,8 @@ export const manifestSchema = z.object({
   ),
   /** Policies of the document that no tool guard decides, with the reason. */
   general: z.array(z.object({ id: z.string(), name: z.string(), references: z.array(z.string()), reason: z.string() })),
+  /** For generated policies: hashes of the spec each came from and of the code written, to regenerate only what changed. */
+  generated: z.record(z.string(), z.object({ specHash: z.string(), codeHash: z.string() })).optional(),
 });
 
 /** A guard pack's manifest. */

@@ -6,7 +6,12 @@ import type { PolicyOutcome } from '../runtime/policy-check.ts';
 export interface SandboxCase {
   call: ToolCall;
   messages: readonly Message[];
-  lookups: readonly { tool: string; arguments: Record<string, unknown>; result?: unknown; error?: string }[];
+  lookups: readonly {
+    tool: string;
+    arguments: Record<string, unknown>;
+    result?: unknown;
+    error?: string | undefined;
+  }[];
   /** The policy's clock, in milliseconds since the epoch. */
   now: number;
 }

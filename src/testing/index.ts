@@ -11,9 +11,17 @@
  * });
  * ```
  */
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { z } from 'zod';
 import { Conversation, type Message } from '../model/conversation.ts';
 import type { GuardContext, ToolInvoker } from '../model/guard-context.ts';
+import { parseInput, parseJsonText } from '../model/parse-input.ts';
 import type { ToolCall } from '../model/tool-call.ts';
+import { loadPack } from '../pack/load-pack.ts';
+import { runCases } from '../pack/run-cases.ts';
+import { testCaseSchema } from '../pack/test-case.ts';
 
 /** A lookup invoker that answers with the given functions and records every call. */
 export interface MockInvoker extends ToolInvoker {
@@ -69,4 +77,32 @@ export function guardContext(
     invoker: options.invoker ?? mockInvoker({}),
     now: typeof now === 'string' ? new Date(now) : now,
   };
+}
+
+/**
+ * Registers one Node test per test case of a pack (`tests/*.cases.json`), each run against its policy in isolation.
+ * Generated packs call it from `tests/cases.test.ts`.
+ *
+ * @example
+ * ```ts
+ * await packTests('packs/tau-airline');
+ * ```
+ */
+export async function packTests(dir: string): Promise<void> {
+  const pack = await loadPack(dir);
+  const testsDir = join(dir, 'tests');
+  const files = (await readdir(testsDir)).filter((name) => name.endsWith('.cases.json')).sort();
+  for (const name of files) {
+    const file = join(testsDir, name);
+    const cases = parseInput(z.array(testCaseSchema), parseJsonText(await readFile(file, 'utf8'), file), file);
+    const results = await runCases(pack, cases);
+    describe(name.replace('.cases.json', ''), () => {
+      for (const result of results) {
+        const { policy, kind, example } = result.testCase;
+        it(`${policy} ${kind}: ${example}`, () => {
+          if (result.outcome !== 'pass') throw new Error(result.detail);
+        });
+      }
+    });
+  }
 }

@@ -1,0 +1,349 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { Ajv } from 'ajv';
+import type { Budget } from '../llm/budget.ts';
+import type { LanguageModel } from '../llm/language-model.ts';
+import { generateStructured, StepFailedError } from '../llm/structured.ts';
+import { fromOpenAIChat } from '../model/openai-chat.ts';
+import type { Manifest, PolicyEntry } from '../pack/manifest.ts';
+import { manifestSchema } from '../pack/manifest.ts';
+import type { PolicySpec, ToolPolicySpec } from '../pack/policy-spec.ts';
+import type { TestCase } from '../pack/test-case.ts';
+import type { ToolSpec } from '../pack/tool-spec.ts';
+import type { Sandbox } from '../sandbox/sandbox.ts';
+import { argsTypeName, domainTypes } from './domain-types.ts';
+import { implementationPrompt, lookupsPrompt, repairPrompt, testCasePrompt } from './generator-prompts.ts';
+import { caseRunnerSource, contentHash, guardIndexSource, policyFile } from './pack-layout.ts';
+import { type PromptTemplate, stepName } from './prompt-template.ts';
+import type { GuardTypeChecker } from './type-checker.ts';
+
+/** A policy the mapper archived, or a state to keep, by policy id. */
+export type PolicyDecision = { state: 'archived'; reason: string };
+
+/** Everything the generator needs. */
+export interface GenerateOptions {
+  /** The pack folder to write (created if needed; regenerated in place if it holds a pack). */
+  out: string;
+  domain: string;
+  description: string;
+  policyDocument: string;
+  clock?: string;
+  tools: readonly ToolSpec[];
+  specs: ReadonlyMap<string, ToolPolicySpec>;
+  /** Policies not to generate, with the reason (the mapper's archive). */
+  archived?: ReadonlyMap<string, string>;
+  /** Helper modules offered to the generated code, by pack path (`guards/lib/…`), copied into the pack. */
+  helpers?: ReadonlyMap<string, string>;
+  model: LanguageModel;
+  budget: Budget;
+  sandbox: Sandbox;
+  typeChecker: GuardTypeChecker;
+  /** Repairs after the first implementation. Default 3. */
+  maxRepairs?: number;
+  /** Regenerate policies whose guard file was edited by hand. */
+  force?: boolean;
+  onProgress?: (event: GenerateEvent) => void;
+}
+
+/** A step of the generator, for progress reports. */
+export interface GenerateEvent {
+  tool: string;
+  policy: string;
+  step:
+    | 'unchanged'
+    | 'kept'
+    | 'lookups'
+    | 'test_case'
+    | 'implementation'
+    | 'type_check'
+    | 'tests'
+    | 'repair'
+    | 'enforced'
+    | 'not_enforced';
+  detail?: string;
+}
+
+/** What became of one policy. */
+export interface PolicyReport {
+  tool: string;
+  policy: string;
+  state: 'enforced' | 'not_enforced' | 'archived';
+  reason?: string;
+  /** How the guard file came to be: generated now, unchanged since the last build, or kept as edited by hand. */
+  origin: 'generated' | 'unchanged' | 'kept' | 'none';
+  tests: { cases: number; passed: number };
+  repairs: number;
+}
+
+/** The manifest's record of a generated policy: hashes of the spec it came from and of the code written. */
+interface PolicyRecord {
+  specHash: string;
+  codeHash: string;
+}
+
+const writeText = async (file: string, content: string) => {
+  await mkdir(dirname(file), { recursive: true });
+  await writeFile(file, content);
+};
+
+const readRecords = async (out: string): Promise<Record<string, PolicyRecord>> => {
+  try {
+    const manifest = manifestSchema.parse(JSON.parse(await readFile(join(out, 'manifest.json'), 'utf8')));
+    return (manifest.generated ?? {}) as Record<string, PolicyRecord>;
+  } catch {
+    return {};
+  }
+};
+
+/**
+ * Step 2 of the compiler: turns tool-policy specs into a guard pack, test-first. Per policy: find the lookups it
+ * needs, write a test case for each compliance and violation example (arguments checked against the tool schema),
+ * write the check, type-check it and run its tests in the sandbox, and repair with the compiler's problems and the
+ * failing tests fed back, up to `maxRepairs`. A policy that never goes green is recorded as not enforced with the
+ * reason and its last failure; its code is not shipped. Unchanged policies are not regenerated; guard files edited by
+ * hand are kept unless `force`.
+ *
+ * @example
+ * ```ts
+ * const report = await generatePack({ out: 'packs/shop', domain: 'shop', description: '', policyDocument, tools, specs, model, budget, sandbox, typeChecker });
+ * ```
+ */
+export async function generatePack(options: GenerateOptions): Promise<PolicyReport[]> {
+  const out = options.out;
+  const maxRepairs = options.maxRepairs ?? 3;
+  const previous = await readRecords(out);
+  const records: Record<string, PolicyRecord> = {};
+  const types = await domainTypes(options.tools);
+  const helpers = options.helpers ?? new Map<string, string>();
+  const lookupTools = options.tools.filter((tool) => tool.readOnly);
+  const ajv = new Ajv({ allErrors: true, strict: false });
+  const files = new Map<string, string>([['types.ts', types], ...helpers]);
+  const reports: PolicyReport[] = [];
+  const guards: Manifest['guards'] = {};
+  const progress = (event: GenerateEvent) => options.onProgress?.(event);
+
+  const ask = <Input, Output>(
+    template: PromptTemplate<Input, import('zod').ZodType<Output>>,
+    input: Input,
+    check?: (value: Output) => string[],
+  ) =>
+    generateStructured({
+      model: options.model,
+      budget: options.budget,
+      step: stepName(template),
+      system: template.system,
+      prompt: template.render(input),
+      schema: template.schema,
+      ...(check === undefined ? {} : { check }),
+    });
+
+  const runTests = async (policy: string, file: string, code: string, cases: readonly TestCase[]) => {
+    const typeErrors = options.typeChecker.check(new Map([...files, [file, code]]), [file]);
+    if (typeErrors.length > 0) return { typeErrors, failures: [] as string[], passed: 0 };
+    const outcomes = await options.sandbox.runChecks({
+      policy,
+      files: new Map([...files, [file, code]]),
+      entry: file,
+      timeoutMs: 2000,
+      cases: cases.map((testCase) => ({
+        call: { id: 'case', name: testCase.tool, arguments: testCase.arguments },
+        messages: fromOpenAIChat(testCase.conversation, `case of ${policy}`).messages,
+        lookups: testCase.lookups,
+        now: Date.parse(testCase.now ?? options.clock ?? new Date().toISOString()),
+      })),
+    });
+    const failures: string[] = [];
+    outcomes.forEach((outcome, index) => {
+      const testCase = cases[index] as TestCase;
+      const label = `${testCase.kind} example "${testCase.example}"`;
+      if ('fault' in outcome) failures.push(`${label}: the check ${outcome.message}`);
+      else if (testCase.kind === 'compliance' && outcome.finding !== undefined)
+        failures.push(`${label}: expected compliance, got "${outcome.finding.message}"`);
+      else if (testCase.kind === 'violation' && outcome.finding === undefined)
+        failures.push(`${label}: expected a violation, the check found none`);
+    });
+    return { typeErrors, failures, passed: cases.length - failures.length };
+  };
+
+  for (const tool of options.tools) {
+    const spec = options.specs.get(tool.name);
+    if (spec === undefined) continue;
+    const validate = ajv.compile({ additionalProperties: false, ...tool.parameters });
+    const entries: PolicyEntry[] = [];
+    const allCases: TestCase[] = [];
+    const casesPath = join(out, 'tests', `${tool.name}.cases.json`);
+    const committedCases = existsSync(casesPath) ? (JSON.parse(await readFile(casesPath, 'utf8')) as TestCase[]) : [];
+    const enforced: string[] = [];
+    for (const policy of spec.policies) {
+      const archivedReason = options.archived?.get(policy.id);
+      if (archivedReason !== undefined) {
+        entries.push({ id: policy.id, state: 'archived', reason: archivedReason });
+        reports.push({
+          tool: tool.name,
+          policy: policy.id,
+          state: 'archived',
+          reason: archivedReason,
+          origin: 'none',
+          tests: { cases: 0, passed: 0 },
+          repairs: 0,
+        });
+        continue;
+      }
+      const file = policyFile(tool.name, policy.id);
+      const specHash = contentHash(
+        JSON.stringify([
+          policy,
+          tool.parameters,
+          types,
+          [...helpers],
+          implementationPrompt.version,
+          testCasePrompt.version,
+        ]),
+      );
+      const existing = existsSync(join(out, file)) ? await readFile(join(out, file), 'utf8') : undefined;
+      const record = previous[policy.id];
+      const editedByHand = existing !== undefined && record !== undefined && contentHash(existing) !== record.codeHash;
+      const savedCases = committedCases.filter((testCase) => testCase.policy === policy.id);
+
+      if (
+        existing !== undefined &&
+        record !== undefined &&
+        (editedByHand ? !options.force : record.specHash === specHash)
+      ) {
+        const origin = editedByHand ? 'kept' : 'unchanged';
+        progress({ tool: tool.name, policy: policy.id, step: origin });
+        files.set(file, existing);
+        records[policy.id] = editedByHand ? { specHash: record.specHash, codeHash: record.codeHash } : record;
+        entries.push({ id: policy.id, state: 'enforced', effect: 'deny' });
+        enforced.push(policy.id);
+        allCases.push(...savedCases);
+        reports.push({
+          tool: tool.name,
+          policy: policy.id,
+          state: 'enforced',
+          origin,
+          tests: { cases: savedCases.length, passed: savedCases.length },
+          repairs: 0,
+        });
+        continue;
+      }
+
+      progress({ tool: tool.name, policy: policy.id, step: 'lookups' });
+      const needed = await ask(lookupsPrompt, { tool, policy, lookups: lookupTools }, (answer) =>
+        answer.lookups
+          .filter((name) => !lookupTools.some((lookup) => lookup.name === name))
+          .map((name) => `\`${name}\` is not a lookup`),
+      );
+      const neededTools = lookupTools.filter((lookup) => needed.lookups.includes(lookup.name));
+      const cases: TestCase[] = [];
+      const examples = [
+        ...policy.compliance_examples.map((example) => ({ kind: 'compliance' as const, example })),
+        ...policy.violation_examples.map((example) => ({ kind: 'violation' as const, example })),
+      ];
+      for (const { kind, example } of examples) {
+        progress({ tool: tool.name, policy: policy.id, step: 'test_case', detail: example });
+        const answer = await ask(
+          testCasePrompt,
+          { tool, policy, kind, example, lookups: neededTools, types },
+          (value) =>
+            validate(value.arguments)
+              ? []
+              : (validate.errors ?? []).map((error) => `arguments${error.instancePath}: ${error.message}`),
+        );
+        cases.push({
+          tool: tool.name,
+          policy: policy.id,
+          kind,
+          example,
+          ...answer,
+          ...(options.clock === undefined ? {} : { now: options.clock }),
+        });
+      }
+      await writeText(join(out, '.build', tool.name, `${policy.id}.cases.json`), `${JSON.stringify(cases, null, 2)}\n`);
+
+      progress({ tool: tool.name, policy: policy.id, step: 'implementation' });
+      const input = { tool, policy, file, types, helpers, lookups: needed.lookups, argsType: argsTypeName(tool.name) };
+      let code = (await ask(implementationPrompt, input)).code;
+      let result = await runTests(policy.id, file, code, cases);
+      let repairs = 0;
+      await writeText(join(out, '.build', tool.name, `${policy.id}.attempt-0.ts`), code);
+      while ((result.typeErrors.length > 0 || result.failures.length > 0) && repairs < maxRepairs) {
+        repairs++;
+        progress({
+          tool: tool.name,
+          policy: policy.id,
+          step: 'repair',
+          detail: [...result.typeErrors, ...result.failures][0] ?? '',
+        });
+        try {
+          code = (await ask(repairPrompt, { file, code, typeErrors: result.typeErrors, failures: result.failures }))
+            .code;
+        } catch (error) {
+          if (!(error instanceof StepFailedError)) throw error;
+          break;
+        }
+        await writeText(join(out, '.build', tool.name, `${policy.id}.attempt-${repairs}.ts`), code);
+        result = await runTests(policy.id, file, code, cases);
+      }
+      if (result.typeErrors.length === 0 && result.failures.length === 0) {
+        progress({ tool: tool.name, policy: policy.id, step: 'enforced' });
+        await writeText(join(out, file), code);
+        files.set(file, code);
+        records[policy.id] = { specHash, codeHash: contentHash(code) };
+        entries.push({ id: policy.id, state: 'enforced', effect: 'deny' });
+        enforced.push(policy.id);
+        allCases.push(...cases);
+        reports.push({
+          tool: tool.name,
+          policy: policy.id,
+          state: 'enforced',
+          origin: 'generated',
+          tests: { cases: cases.length, passed: cases.length },
+          repairs,
+        });
+      } else {
+        const last = [...result.typeErrors, ...result.failures][0] ?? 'unknown';
+        const reason = `no implementation went green after ${repairs} repairs; last failure: ${last}`;
+        progress({ tool: tool.name, policy: policy.id, step: 'not_enforced', detail: reason });
+        await rm(join(out, file), { force: true });
+        entries.push({ id: policy.id, state: 'not_enforced', reason });
+        reports.push({
+          tool: tool.name,
+          policy: policy.id,
+          state: 'not_enforced',
+          reason,
+          origin: 'none',
+          tests: { cases: cases.length, passed: result.passed },
+          repairs,
+        });
+      }
+    }
+    const specFile = `spec/${tool.name}.json`;
+    await writeText(join(out, specFile), `${JSON.stringify(spec, null, 2)}\n`);
+    const guardFile = `guards/${tool.name}.ts`;
+    await writeText(join(out, guardFile), guardIndexSource(tool.name, enforced));
+    await writeText(casesPath, `${JSON.stringify(allCases, null, 2)}\n`);
+    guards[tool.name] = { spec: specFile, guard: guardFile, policies: entries };
+  }
+
+  await writeText(join(out, 'types.ts'), types);
+  for (const [path, source] of helpers) await writeText(join(out, path), source);
+  await writeText(join(out, 'policy.md'), options.policyDocument);
+  await writeText(join(out, 'tools.json'), `${JSON.stringify(options.tools, null, 2)}\n`);
+  await writeText(join(out, 'tests', 'cases.test.ts'), caseRunnerSource);
+  const manifest: Manifest = {
+    format: 1,
+    domain: options.domain,
+    description: options.description,
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
+    policyDocument: 'policy.md',
+    reviewed: false,
+    tools: 'tools.json',
+    guards,
+    general: [],
+    generated: records,
+  };
+  await writeText(join(out, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  return reports;
+}

@@ -131,7 +131,7 @@ describe('generatePack', () => {
 
     const pack = await loadPack(out);
     assert.deepEqual(
-      pack.manifest.guards['refund_order']?.policies.map((entry) => entry.state),
+      pack.manifest.guards.refund_order?.policies.map((entry) => entry.state),
       ['enforced', 'not_enforced'],
     );
     const cases = JSON.parse(await readFile(join(out, 'tests/refund_order.cases.json'), 'utf8'));

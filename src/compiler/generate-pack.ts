@@ -8,7 +8,7 @@ import { generateStructured, StepFailedError } from '../llm/structured.ts';
 import { fromOpenAIChat } from '../model/openai-chat.ts';
 import type { Manifest, PolicyEntry } from '../pack/manifest.ts';
 import { manifestSchema } from '../pack/manifest.ts';
-import type { PolicySpec, ToolPolicySpec } from '../pack/policy-spec.ts';
+import type { ToolPolicySpec } from '../pack/policy-spec.ts';
 import type { TestCase } from '../pack/test-case.ts';
 import type { ToolSpec } from '../pack/tool-spec.ts';
 import type { Sandbox } from '../sandbox/sandbox.ts';

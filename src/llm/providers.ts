@@ -71,17 +71,13 @@ export function createLanguageModel(name: string, settings: ModelSettings = {}, 
   if (model === '')
     throw new AgentGuardError('invalid_input', `model \`${name}\` names no model: use <provider>:<model>`);
   const maxRetries = settings.maxRetries ?? 2;
-  const baseURL = settings.baseUrl ?? env['AGENTGUARD_BASE_URL'];
+  const baseURL = settings.baseUrl ?? env.AGENTGUARD_BASE_URL;
   const at = baseURL === undefined ? {} : { baseURL };
   switch (provider) {
     case 'openai':
-      return new AiSdkModel(name, createOpenAI({ apiKey: env['OPENAI_API_KEY'] ?? '', ...at }).chat(model), maxRetries);
+      return new AiSdkModel(name, createOpenAI({ apiKey: env.OPENAI_API_KEY ?? '', ...at }).chat(model), maxRetries);
     case 'anthropic':
-      return new AiSdkModel(
-        name,
-        createAnthropic({ apiKey: env['ANTHROPIC_API_KEY'] ?? '', ...at })(model),
-        maxRetries,
-      );
+      return new AiSdkModel(name, createAnthropic({ apiKey: env.ANTHROPIC_API_KEY ?? '', ...at })(model), maxRetries);
     case 'openai-compatible': {
       if (baseURL === undefined) {
         throw new AgentGuardError(
@@ -89,7 +85,7 @@ export function createLanguageModel(name: string, settings: ModelSettings = {}, 
           `model \`${name}\` needs a base URL (--base-url or AGENTGUARD_BASE_URL)`,
         );
       }
-      const apiKey = env['AGENTGUARD_API_KEY'];
+      const apiKey = env.AGENTGUARD_API_KEY;
       return new AiSdkModel(
         name,
         createOpenAICompatible({ name: 'openai-compatible', baseURL, ...(apiKey === undefined ? {} : { apiKey }) })(

@@ -25,7 +25,11 @@ const isObject = (value: unknown): value is Json =>
 function schemaIssues(schema: unknown, path: (string | number)[], root: string): InputIssue[] {
   const issues: InputIssue[] = [];
   const visit = (node: unknown, at: (string | number)[]) => {
-    if (Array.isArray(node)) node.forEach((item, index) => visit(item, [...at, index]));
+    if (Array.isArray(node)) {
+      node.forEach((item, index) => {
+        visit(item, [...at, index]);
+      });
+    }
     if (!isObject(node)) return;
     for (const [key, value] of Object.entries(node)) {
       if (unsupported.includes(key))
@@ -46,7 +50,7 @@ function schemaIssues(schema: unknown, path: (string | number)[], root: string):
 function resolveRefs(node: unknown, document: Json, seen: ReadonlySet<string> = new Set()): unknown {
   if (Array.isArray(node)) return node.map((item) => resolveRefs(item, document, seen));
   if (!isObject(node)) return node;
-  const ref = node['$ref'];
+  const ref = node.$ref;
   if (typeof ref === 'string' && ref.startsWith('#/') && !seen.has(ref)) {
     let target: unknown = document;
     for (const part of ref.slice(2).split('/'))
@@ -59,14 +63,14 @@ function resolveRefs(node: unknown, document: Json, seen: ReadonlySet<string> = 
 function fromOpenApi(document: Json, issues: InputIssue[]): { tools: ToolSpec[]; known: Set<string> } {
   const tools: ToolSpec[] = [];
   const known = new Set<string>();
-  const paths = isObject(document['paths']) ? document['paths'] : {};
+  const paths = isObject(document.paths) ? document.paths : {};
   for (const [path, item] of Object.entries(paths)) {
     if (!isObject(item)) continue;
     for (const method of ['get', 'head', 'post', 'put', 'patch', 'delete']) {
       const operation = item[method];
       if (!isObject(operation)) continue;
       const at = ['paths', path, method];
-      const name = typeof operation['operationId'] === 'string' ? operation['operationId'] : undefined;
+      const name = typeof operation.operationId === 'string' ? operation.operationId : undefined;
       if (name === undefined) {
         issues.push({
           location: jsonPath([...at, 'operationId']),
@@ -77,30 +81,30 @@ function fromOpenApi(document: Json, issues: InputIssue[]): { tools: ToolSpec[];
       const properties: Json = {};
       const required: string[] = [];
       const parameters = [
-        ...(Array.isArray(item['parameters']) ? item['parameters'] : []),
-        ...(Array.isArray(operation['parameters']) ? operation['parameters'] : []),
+        ...(Array.isArray(item.parameters) ? item.parameters : []),
+        ...(Array.isArray(operation.parameters) ? operation.parameters : []),
       ];
       for (const parameter of parameters.map((value) => resolveRefs(value, document))) {
-        if (!isObject(parameter) || typeof parameter['name'] !== 'string') continue;
-        properties[parameter['name']] = {
-          ...(isObject(parameter['schema']) ? parameter['schema'] : {}),
-          ...(typeof parameter['description'] === 'string' ? { description: parameter['description'] } : {}),
+        if (!isObject(parameter) || typeof parameter.name !== 'string') continue;
+        properties[parameter.name] = {
+          ...(isObject(parameter.schema) ? parameter.schema : {}),
+          ...(typeof parameter.description === 'string' ? { description: parameter.description } : {}),
         };
-        if (parameter['required'] === true) required.push(parameter['name']);
+        if (parameter.required === true) required.push(parameter.name);
       }
-      const body = resolveRefs(operation['requestBody'], document);
+      const body = resolveRefs(operation.requestBody, document);
       const bodySchema =
-        isObject(body) && isObject(body['content']) && isObject(body['content']['application/json'])
-          ? body['content']['application/json']['schema']
+        isObject(body) && isObject(body.content) && isObject(body.content['application/json'])
+          ? body.content['application/json'].schema
           : undefined;
-      if (isObject(bodySchema) && isObject(bodySchema['properties'])) {
-        Object.assign(properties, bodySchema['properties']);
-        if (Array.isArray(bodySchema['required']))
-          required.push(...bodySchema['required'].filter((key): key is string => typeof key === 'string'));
+      if (isObject(bodySchema) && isObject(bodySchema.properties)) {
+        Object.assign(properties, bodySchema.properties);
+        if (Array.isArray(bodySchema.required))
+          required.push(...bodySchema.required.filter((key): key is string => typeof key === 'string'));
       }
       const parametersSchema = { type: 'object', properties, required };
       issues.push(...schemaIssues(parametersSchema, [...at, 'parameters'], '$'));
-      const description = [operation['summary'], operation['description']]
+      const description = [operation.summary, operation.description]
         .filter((text) => typeof text === 'string')
         .join(' ');
       tools.push({ name, description, parameters: parametersSchema, readOnly: method === 'get' || method === 'head' });
@@ -132,47 +136,47 @@ export async function readToolSpecs(
   const stated = new Set<string>();
   let format: ToolSpecFormat;
   let tools: ToolSpec[] = [];
-  const mcp = isObject(value) && isObject(value['result']) ? value['result'] : value;
-  if (isObject(value) && typeof value['openapi'] === 'string') {
+  const mcp = isObject(value) && isObject(value.result) ? value.result : value;
+  if (isObject(value) && typeof value.openapi === 'string') {
     format = 'openapi';
     const read = fromOpenApi(value, issues);
     tools = read.tools;
     for (const name of read.known) stated.add(name);
-  } else if (isObject(mcp) && Array.isArray(mcp['tools'])) {
+  } else if (isObject(mcp) && Array.isArray(mcp.tools)) {
     format = 'mcp';
-    mcp['tools'].forEach((tool, index) => {
-      const root = isObject(value) && isObject(value['result']) ? '$.result.tools' : '$.tools';
-      if (!isObject(tool) || typeof tool['name'] !== 'string') {
+    mcp.tools.forEach((tool, index) => {
+      const root = isObject(value) && isObject(value.result) ? '$.result.tools' : '$.tools';
+      if (!isObject(tool) || typeof tool.name !== 'string') {
         issues.push({ location: `${root}[${index}].name`, message: 'expected a tool name' });
         return;
       }
-      const annotations = isObject(tool['annotations']) ? tool['annotations'] : {};
-      const hint = annotations['readOnlyHint'];
-      if (typeof hint === 'boolean') stated.add(tool['name']);
-      issues.push(...schemaIssues(tool['inputSchema'], [index, 'inputSchema'], root));
+      const annotations = isObject(tool.annotations) ? tool.annotations : {};
+      const hint = annotations.readOnlyHint;
+      if (typeof hint === 'boolean') stated.add(tool.name);
+      issues.push(...schemaIssues(tool.inputSchema, [index, 'inputSchema'], root));
       tools.push({
-        name: tool['name'],
-        description: typeof tool['description'] === 'string' ? tool['description'] : '',
-        parameters: isObject(tool['inputSchema']) ? tool['inputSchema'] : { type: 'object' },
+        name: tool.name,
+        description: typeof tool.description === 'string' ? tool.description : '',
+        parameters: isObject(tool.inputSchema) ? tool.inputSchema : { type: 'object' },
         readOnly: hint === true,
       });
     });
   } else if (Array.isArray(value)) {
-    format = value.some((tool) => isObject(tool) && isObject(tool['function'])) ? 'openai-tools' : 'json-schema';
+    format = value.some((tool) => isObject(tool) && isObject(tool.function)) ? 'openai-tools' : 'json-schema';
     value.forEach((entry, index) => {
-      const tool = isObject(entry) && isObject(entry['function']) ? entry['function'] : entry;
+      const tool = isObject(entry) && isObject(entry.function) ? entry.function : entry;
       const at = format === 'openai-tools' ? [index, 'function'] : [index];
-      if (!isObject(tool) || typeof tool['name'] !== 'string') {
+      if (!isObject(tool) || typeof tool.name !== 'string') {
         issues.push({ location: jsonPath([...at, 'name']), message: 'expected a tool name' });
         return;
       }
-      const readOnly = (isObject(entry) ? entry['readOnly'] : undefined) ?? tool['readOnly'];
-      if (typeof readOnly === 'boolean') stated.add(tool['name']);
-      issues.push(...schemaIssues(tool['parameters'], [...at, 'parameters'], '$'));
+      const readOnly = (isObject(entry) ? entry.readOnly : undefined) ?? tool.readOnly;
+      if (typeof readOnly === 'boolean') stated.add(tool.name);
+      issues.push(...schemaIssues(tool.parameters, [...at, 'parameters'], '$'));
       tools.push({
-        name: tool['name'],
-        description: typeof tool['description'] === 'string' ? tool['description'] : '',
-        parameters: isObject(tool['parameters']) ? tool['parameters'] : { type: 'object' },
+        name: tool.name,
+        description: typeof tool.description === 'string' ? tool.description : '',
+        parameters: isObject(tool.parameters) ? tool.parameters : { type: 'object' },
         readOnly: readOnly === true,
       });
     });

@@ -2,6 +2,7 @@
 import { Command, Option } from 'commander';
 import { AgentGuardError } from '../errors.ts';
 import { checkCommand } from './check-command.ts';
+import { compileBuildCommand, compileGenerateCommand, compileMapCommand } from './compile-command.ts';
 import { evalPackCommand, evalSpecCommand } from './eval-command.ts';
 import { replayCommand, startCommand } from './replay-command.ts';
 
@@ -29,6 +30,56 @@ program
     new Option('--unknown-tool <decision>', 'decision for tools no pack knows').choices(['allow', 'deny', 'ask']),
   )
   .action(checkCommand);
+
+const compile = program.command('compile').description('Compile a policy document and tool specs into a guard pack');
+const modelOptions = (command: Command) =>
+  command
+    .requiredOption('--out <dir>', 'output folder')
+    .option(
+      '--model <name>',
+      'openai:<model>, anthropic:<model>, openai-compatible:<model> or exchange:<dir> (env AGENTGUARD_MODEL)',
+    )
+    .option('--base-url <url>', 'base URL of the model API (required for openai-compatible; env AGENTGUARD_BASE_URL)')
+    .option('--record <file>', 'record every model call to this file')
+    .option('--replay <file>', 'answer model calls from this recording instead of a model')
+    .option('--max-calls <n>', 'model calls allowed for the build', '500')
+    .option('--max-tokens <n>', 'tokens allowed for the build', '5000000');
+const mapOptions = (command: Command) =>
+  command
+    .requiredOption('--policy <file>', 'the policy document (text or markdown)')
+    .requiredOption(
+      '--tools <file>',
+      'tool specs: a JSON Schema tool list, OpenAI tools, OpenAPI 3 or an MCP tools/list result',
+    )
+    .option(
+      '--read-only <names>',
+      'comma-separated read-only lookup tools (default: from the file, else from tool names)',
+    )
+    .option('--rounds <n>', 'reflection rounds looking for missed policies', '2')
+    .option('--votes <n>', 'relevance votes per policy', '3');
+const generateOptions = (command: Command) =>
+  command
+    .option('--helpers <dir>', 'helper modules offered to the generated code, copied to guards/lib/')
+    .option('--domain <name>', 'the domain name in the manifest')
+    .option('--clock <time>', "the policy's fixed clock, if it has one (ISO 8601)")
+    .option('--max-repairs <n>', 'repairs per policy after the first implementation', '3')
+    .option('--force', 'regenerate guard files edited by hand');
+modelOptions(
+  mapOptions(compile.command('map').description('Step 1: map the policy onto the tools (tool-policy specs)')),
+).action(compileMapCommand);
+modelOptions(
+  generateOptions(
+    compile
+      .command('generate')
+      .description('Step 2: generate the guard pack test-first (exit 3 when a policy stays not enforced)')
+      .requiredOption('--spec <dir>', 'the output of compile map'),
+  ),
+).action(compileGenerateCommand);
+modelOptions(
+  generateOptions(
+    mapOptions(compile.command('build').description('Both steps (exit 3 when a policy stays not enforced)')),
+  ),
+).action(compileBuildCommand);
 
 const evaluate = program.command('eval').description('Measure specs and packs');
 evaluate

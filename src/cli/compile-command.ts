@@ -1,0 +1,221 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { z } from 'zod';
+import { generatePack, type PolicyReport } from '../compiler/generate-pack.ts';
+import { checkDocument, mapPolicies } from '../compiler/map-policies.ts';
+import { GuardTypeChecker } from '../compiler/type-checker.ts';
+import { AgentGuardError } from '../errors.ts';
+import { Budget } from '../llm/budget.ts';
+import { RecordingModel, ReplayModel, readCassette } from '../llm/cassette.ts';
+import type { LanguageModel } from '../llm/language-model.ts';
+import { createLanguageModel } from '../llm/providers.ts';
+import { parseInput, parseJsonText } from '../model/parse-input.ts';
+import { readSpecDirectory } from '../pack/spec-directory.ts';
+import { type ToolSpec, toolSpecSchema } from '../pack/tool-spec.ts';
+import { IsolateSandbox } from '../sandbox/isolate-sandbox.ts';
+import { readToolSpecs } from '../tools/read-tool-specs.ts';
+
+/** Options shared by the compile commands. */
+export interface CompileOptions {
+  out: string;
+  model?: string;
+  baseUrl?: string;
+  record?: string;
+  replay?: string;
+  maxCalls: string;
+  maxTokens: string;
+}
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+async function modelFor(options: CompileOptions): Promise<{ model: LanguageModel; finish: () => Promise<void> }> {
+  let model: LanguageModel;
+  if (options.replay !== undefined) model = new ReplayModel(await readCassette(options.replay));
+  else {
+    const name = options.model ?? process.env['AGENTGUARD_MODEL'];
+    if (name === undefined) {
+      throw new AgentGuardError(
+        'invalid_input',
+        'no model: pass --model <provider>:<model>, set AGENTGUARD_MODEL, or --replay a recording',
+      );
+    }
+    model = createLanguageModel(name, options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl });
+  }
+  if (options.record === undefined) return { model, finish: async () => {} };
+  const recording = new RecordingModel(model);
+  const file = options.record;
+  return { model: recording, finish: () => recording.save(file) };
+}
+
+const budgetFor = (options: CompileOptions) =>
+  new Budget({ maxCalls: Number(options.maxCalls), maxTokens: Number(options.maxTokens) });
+
+function printSpending(budget: Budget): void {
+  log('model calls by step:');
+  for (const [step, account] of budget.steps) {
+    log(
+      `  ${step.padEnd(34)} ${account.calls} calls (${account.retries} retried), ${account.inputTokens + account.outputTokens} tokens`,
+    );
+  }
+}
+
+async function map(
+  options: CompileOptions & { policy: string; tools: string; readOnly?: string; rounds: string; votes: string },
+  model: LanguageModel,
+  budget: Budget,
+) {
+  const document = await readFile(options.policy, 'utf8');
+  checkDocument(document, options.policy);
+  const read = await readToolSpecs(
+    options.tools,
+    options.readOnly === undefined ? {} : { readOnly: options.readOnly.split(',') },
+  );
+  if (read.guessed.length > 0) {
+    log(
+      `read-only flags guessed from tool names (set them with --read-only): ${read.tools
+        .filter((tool) => read.guessed.includes(tool.name))
+        .map((tool) => `${tool.name}=${tool.readOnly}`)
+        .join(', ')}`,
+    );
+  }
+  const result = await mapPolicies({
+    document,
+    tools: read.tools,
+    model,
+    budget,
+    workDir: join(options.out, '.build', 'map'),
+    rounds: Number(options.rounds),
+    votes: Number(options.votes),
+    onProgress: (tool, step) => log(`[map] ${tool}: ${step}`),
+  });
+  await mkdir(join(options.out, 'spec'), { recursive: true });
+  await writeFile(join(options.out, 'policy.md'), document);
+  await writeFile(join(options.out, 'tools.json'), `${JSON.stringify(read.tools, null, 2)}\n`);
+  for (const [tool, spec] of result.specs)
+    await writeFile(join(options.out, 'spec', `${tool}.json`), `${JSON.stringify(spec, null, 2)}\n`);
+  await writeFile(
+    join(options.out, 'archive.json'),
+    `${JSON.stringify(Object.fromEntries(result.archived), null, 2)}\n`,
+  );
+  for (const [tool, spec] of result.specs) {
+    log(
+      `${tool}: ${spec.policies.length} policies, ${spec.policies.filter((policy) => result.archived.has(policy.id)).length} archived`,
+    );
+  }
+}
+
+async function readHelpers(dir: string | undefined, packDir: string): Promise<Map<string, string>> {
+  const helpers = new Map<string, string>();
+  if (dir === undefined || !existsSync(dir)) return helpers;
+  for (const name of (await readdir(dir, { recursive: true })).filter((file) => file.endsWith('.ts')).sort()) {
+    helpers.set(relative(packDir, join(packDir, 'guards', 'lib', name)), await readFile(join(dir, name), 'utf8'));
+  }
+  return helpers;
+}
+
+async function generate(
+  options: CompileOptions & {
+    spec: string;
+    helpers?: string;
+    domain?: string;
+    clock?: string;
+    maxRepairs: string;
+    force?: boolean;
+  },
+  model: LanguageModel,
+  budget: Budget,
+): Promise<PolicyReport[]> {
+  const tools: ToolSpec[] = parseInput(
+    z.array(toolSpecSchema),
+    parseJsonText(await readFile(join(options.spec, 'tools.json'), 'utf8'), join(options.spec, 'tools.json')),
+    join(options.spec, 'tools.json'),
+  );
+  const archiveFile = join(options.spec, 'archive.json');
+  const archived = existsSync(archiveFile)
+    ? new Map(
+        Object.entries(
+          parseInput(
+            z.record(z.string(), z.string()),
+            parseJsonText(await readFile(archiveFile, 'utf8'), archiveFile),
+            archiveFile,
+          ),
+        ),
+      )
+    : new Map<string, string>();
+  const specs = await readSpecDirectory(join(options.spec, 'spec'));
+  const reports = await generatePack({
+    out: options.out,
+    domain: options.domain ?? 'domain',
+    description: `Guards generated by agentguard from ${join(options.spec, 'policy.md')}.`,
+    policyDocument: await readFile(join(options.spec, 'policy.md'), 'utf8'),
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
+    tools,
+    specs,
+    archived,
+    helpers: await readHelpers(options.helpers, options.out),
+    model,
+    budget,
+    sandbox: new IsolateSandbox(),
+    typeChecker: new GuardTypeChecker(),
+    maxRepairs: Number(options.maxRepairs),
+    ...(options.force === undefined ? {} : { force: options.force }),
+    onProgress: (event) =>
+      log(
+        `[generate] ${event.tool} ${event.policy}: ${event.step}${event.detail === undefined ? '' : ` (${event.detail.slice(0, 120)})`}`,
+      ),
+  });
+  await mkdir(join(options.out, '.build'), { recursive: true });
+  await writeFile(join(options.out, '.build', 'report.json'), `${JSON.stringify(reports, null, 2)}\n`);
+  log('policies:');
+  for (const report of reports) {
+    const tests =
+      report.state === 'archived'
+        ? ''
+        : ` tests ${report.tests.passed}/${report.tests.cases}, ${report.repairs} repairs`;
+    log(
+      `  ${report.state.padEnd(13)} ${report.policy}${tests}${report.reason === undefined ? '' : `: ${report.reason}`}`,
+    );
+  }
+  return reports;
+}
+
+async function run<Result>(
+  options: CompileOptions,
+  work: (model: LanguageModel, budget: Budget) => Promise<Result>,
+): Promise<Result> {
+  const { model, finish } = await modelFor(options);
+  const budget = budgetFor(options);
+  try {
+    return await work(model, budget);
+  } finally {
+    await finish();
+    printSpending(budget);
+  }
+}
+
+const exitFor = (reports: readonly PolicyReport[]) => {
+  process.exitCode = reports.some((report) => report.state === 'not_enforced') ? 3 : 0;
+};
+
+/** `agentguard compile map`: policy document and tool specs to tool-policy specs. */
+export async function compileMapCommand(options: Parameters<typeof map>[0]): Promise<void> {
+  await run(options, (model, budget) => map(options, model, budget));
+}
+
+/** `agentguard compile generate`: tool-policy specs to a guard pack. */
+export async function compileGenerateCommand(options: Parameters<typeof generate>[0]): Promise<void> {
+  exitFor(await run(options, (model, budget) => generate(options, model, budget)));
+}
+
+/** `agentguard compile build`: both steps, the specs kept in the output folder. */
+export async function compileBuildCommand(
+  options: Parameters<typeof map>[0] & Omit<Parameters<typeof generate>[0], 'spec'>,
+): Promise<void> {
+  exitFor(
+    await run(options, async (model, budget) => {
+      await map(options, model, budget);
+      return generate({ ...options, spec: options.out }, model, budget);
+    }),
+  );
+}

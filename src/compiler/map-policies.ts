@@ -1,0 +1,220 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { closest, distance } from 'fastest-levenshtein';
+import { AgentGuardError } from '../errors.ts';
+import type { Budget } from '../llm/budget.ts';
+import type { LanguageModel } from '../llm/language-model.ts';
+import { generateStructured } from '../llm/structured.ts';
+import type { PolicySpec, ToolPolicySpec } from '../pack/policy-spec.ts';
+import type { ToolSpec } from '../pack/tool-spec.ts';
+import {
+  addPoliciesPrompt,
+  createExamplesPrompt,
+  createPoliciesPrompt,
+  type DraftPolicy,
+  reviewEnforceabilityPrompt,
+  reviewRelevancePrompt,
+  splitMergePrompt,
+} from './mapper-prompts.ts';
+import { contentHash } from './pack-layout.ts';
+import { type PromptTemplate, stepName } from './prompt-template.ts';
+
+/** What the mapper needs. */
+export interface MapOptions {
+  document: string;
+  tools: readonly ToolSpec[];
+  model: LanguageModel;
+  budget: Budget;
+  /** Where intermediate results are kept, so a failed build resumes where it stopped. */
+  workDir: string;
+  /** Reflection rounds that look for missed policies. Default 2. */
+  rounds?: number;
+  /** Votes on each policy's relevance; the majority keeps it. Default 3. */
+  votes?: number;
+  /** Fewest examples of each kind per policy before more are asked for. Default 3. */
+  minExamples?: number;
+  /** Longest document accepted, in characters. Default 200 000. */
+  maxDocumentChars?: number;
+  onProgress?: (tool: string, step: string) => void;
+}
+
+/** The mapper's output: a spec per guarded tool and the archived policies with the reason. */
+export interface MapResult {
+  specs: Map<string, ToolPolicySpec>;
+  archived: Map<string, string>;
+}
+
+/** Rejects a policy document that is empty, not text, or too long for the model. */
+export function checkDocument(document: string, source: string, maxChars = 200_000): void {
+  if (document.trim() === '') throw new AgentGuardError('invalid_input', `the policy document \`${source}\` is empty`);
+  if (document.includes('\u0000') || (document.match(/\uFFFD/g)?.length ?? 0) > document.length / 100) {
+    throw new AgentGuardError('invalid_input', `the policy document \`${source}\` is not text`);
+  }
+  if (document.length > maxChars) {
+    throw new AgentGuardError(
+      'invalid_input',
+      `the policy document \`${source}\` has ${document.length} characters, more than the ${maxChars} a model call takes: split it into documents per topic, or raise the limit for a model with a larger context`,
+    );
+  }
+}
+
+/** The sentences of a document, whitespace collapsed. */
+function documentSentences(document: string): string[] {
+  return document
+    .split(/\n\s*\n|\n(?=\s*[-*#])/)
+    .flatMap((block) =>
+      block
+        .replace(/\s+/g, ' ')
+        .replace(/^[-*#\s]+/, '')
+        .split(/(?<=[.!?])\s+(?=[A-Z"(])/),
+    )
+    .map((sentence) => sentence.trim())
+    .filter((sentence) => sentence.length > 0);
+}
+
+/**
+ * Checks that every reference occurs verbatim in the document (whitespace aside); a reference that does not is
+ * replaced by the closest sentence of the document when they are close (edit distance under a fifth of its length),
+ * and dropped otherwise.
+ */
+export function correctReferences(references: readonly string[], document: string): string[] {
+  const flat = document.replace(/\s+/g, ' ');
+  const sentences = documentSentences(document);
+  const corrected: string[] = [];
+  for (const reference of references) {
+    const normalized = reference.replace(/\s+/g, ' ').trim();
+    if (flat.includes(normalized)) corrected.push(normalized);
+    else if (sentences.length > 0) {
+      const nearest = closest(normalized, sentences);
+      if (distance(normalized, nearest) <= nearest.length / 5) corrected.push(nearest);
+    }
+  }
+  return [...new Set(corrected)];
+}
+
+const slug = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_|_$/g, '');
+
+/**
+ * Step 1 of the compiler, the tool-policy mapper of the ToolGuard paper: per tool, create policies with verbatim
+ * references, add missed ones by reflection, split them into atomic policies and merge duplicates, keep those most
+ * votes find relevant, correct references against the document, archive those that cannot be decided before the call
+ * (with the reason), and write compliance and violation examples, adding more where coverage is thin. Every step's
+ * result is kept in `workDir` and reused when its input has not changed.
+ *
+ * @example
+ * ```ts
+ * const { specs, archived } = await mapPolicies({ document, tools, model, budget, workDir: 'out/.build/map' });
+ * ```
+ */
+export async function mapPolicies(options: MapOptions): Promise<MapResult> {
+  checkDocument(options.document, 'policy document', options.maxDocumentChars);
+  const specs = new Map<string, ToolPolicySpec>();
+  const archived = new Map<string, string>();
+  const lookups = options.tools.filter((tool) => tool.readOnly);
+
+  const step = async <Input, Output>(
+    template: PromptTemplate<Input, import('zod').ZodType<Output>>,
+    input: Input,
+    key: string,
+    check?: (value: Output) => string[],
+  ): Promise<Output> => {
+    const file = join(options.workDir, `${stepName(template)}.${key}.${contentHash(JSON.stringify(input))}.json`);
+    if (existsSync(file)) return JSON.parse(await readFile(file, 'utf8')) as Output;
+    const value = await generateStructured({
+      model: options.model,
+      budget: options.budget,
+      step: stepName(template),
+      system: template.system,
+      prompt: template.render(input),
+      schema: template.schema,
+      ...(check === undefined ? {} : { check }),
+    });
+    await mkdir(options.workDir, { recursive: true });
+    await writeFile(file, `${JSON.stringify(value, null, 2)}\n`);
+    return value;
+  };
+  const indexCheck = (count: number) => (answer: { votes?: { index: number }[]; reviews?: { index: number }[] }) =>
+    (answer.votes ?? answer.reviews ?? [])
+      .filter((item) => item.index >= count)
+      .map((item) => `index ${item.index} is not a policy`);
+
+  for (const tool of options.tools.filter((candidate) => !candidate.readOnly)) {
+    const progress = (name: string) => options.onProgress?.(tool.name, name);
+    progress('create policies');
+    let found: DraftPolicy[] = (
+      await step(createPoliciesPrompt, { document: options.document, tool, tools: options.tools }, tool.name)
+    ).policies;
+    for (let round = 1; round <= (options.rounds ?? 2); round++) {
+      progress(`add policies, round ${round}`);
+      const added = (
+        await step(addPoliciesPrompt, { document: options.document, tool, found }, `${tool.name}.${round}`)
+      ).policies;
+      if (added.length === 0) break;
+      found = [...found, ...added];
+    }
+    progress('split and merge');
+    found = (await step(splitMergePrompt, { tool, found }, tool.name)).policies;
+
+    progress('review relevance');
+    const tally = found.map(() => 0);
+    const voters = options.votes ?? 3;
+    for (let vote = 1; vote <= voters; vote++) {
+      const answer = await step(
+        reviewRelevancePrompt,
+        { tool, found },
+        `${tool.name}.${vote}`,
+        indexCheck(found.length),
+      );
+      for (const item of answer.votes) if (item.relevant) tally[item.index] = (tally[item.index] ?? 0) + 1;
+    }
+    found = found.filter((_, index) => (tally[index] ?? 0) * 2 > voters);
+
+    progress('correct references');
+    const policies: PolicySpec[] = [];
+    const kept: { id: string; draft: DraftPolicy }[] = [];
+    const archive = (id: string, draft: DraftPolicy, reason: string) => {
+      policies.push({ id, ...draft, compliance_examples: [], violation_examples: [] });
+      archived.set(id, reason);
+    };
+    for (const draft of found) {
+      let id = `${tool.name}.${slug(draft.name)}`;
+      for (let suffix = 2; kept.some((item) => item.id === id) || policies.some((item) => item.id === id); suffix++) {
+        id = `${tool.name}.${slug(draft.name)}_${suffix}`;
+      }
+      const references = correctReferences(draft.references, options.document);
+      if (references.length === 0) archive(id, draft, 'none of its references occurs in the policy document');
+      else kept.push({ id, draft: { ...draft, references } });
+    }
+
+    progress('review enforceability');
+    const drafts = kept.map((item) => item.draft);
+    const reviews = (
+      await step(reviewEnforceabilityPrompt, { tool, lookups, found: drafts }, tool.name, indexCheck(drafts.length))
+    ).reviews;
+    for (const [index, { id, draft }] of kept.entries()) {
+      const review = reviews.find((item) => item.index === index);
+      if (review?.enforceable === false) {
+        archive(id, draft, review.reason);
+        continue;
+      }
+      progress(`examples for ${draft.name}`);
+      let examples = await step(createExamplesPrompt, { tool, policy: draft }, id);
+      const least = options.minExamples ?? 3;
+      if (examples.compliance_examples.length < least || examples.violation_examples.length < least) {
+        const more = await step(createExamplesPrompt, { tool, policy: draft, have: examples }, `${id}.more`);
+        examples = {
+          compliance_examples: [...examples.compliance_examples, ...more.compliance_examples],
+          violation_examples: [...examples.violation_examples, ...more.violation_examples],
+        };
+      }
+      policies.push({ id, ...draft, ...examples });
+    }
+    specs.set(tool.name, { tool: tool.name, policies });
+  }
+  return { specs, archived };
+}

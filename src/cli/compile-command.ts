@@ -33,7 +33,7 @@ async function modelFor(options: CompileOptions): Promise<{ model: LanguageModel
   let model: LanguageModel;
   if (options.replay !== undefined) model = new ReplayModel(await readCassette(options.replay));
   else {
-    const name = options.model ?? process.env['AGENTGUARD_MODEL'];
+    const name = options.model ?? process.env.AGENTGUARD_MODEL;
     if (name === undefined) {
       throw new AgentGuardError(
         'invalid_input',

@@ -78,7 +78,7 @@ export const shopScript = [
   limitCode("return args.amout > order.total ? { message: 'too much' } : undefined;"),
   limitCode("return args.amount < order.total ? { message: 'too much' } : undefined;"),
   limitCode(
-    'return args.amount > order.total ? { message: `refund ${args.amount} is over the total ${order.total}` } : undefined;',
+    "return args.amount > order.total ? { message: 'refund ' + args.amount + ' is over the total ' + order.total } : undefined;",
   ),
   // refund.asked: never goes green.
   JSON.stringify({ lookups: [], reason: 'the conversation is enough' }),

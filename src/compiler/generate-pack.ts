@@ -39,6 +39,10 @@ export interface GenerateOptions {
   budget: Budget;
   sandbox: Sandbox;
   typeChecker: GuardTypeChecker;
+  /** Whether the generated code is reviewed (runs in-process). Default false: generated code is untrusted. */
+  reviewed?: boolean;
+  /** Policies of the document no tool guard decides, with the reason, for the manifest. */
+  general?: Manifest['general'];
   /** Repairs after the first implementation. Default 3. */
   maxRepairs?: number;
   /** Regenerate policies whose guard file was edited by hand. */
@@ -338,10 +342,10 @@ export async function generatePack(options: GenerateOptions): Promise<PolicyRepo
     description: options.description,
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     policyDocument: 'policy.md',
-    reviewed: false,
+    reviewed: options.reviewed ?? false,
     tools: 'tools.json',
     guards,
-    general: [],
+    general: options.general ?? [],
     generated: records,
   };
   await writeText(join(out, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { openAIChatMessageSchema } from '../model/openai-chat.ts';
 import type { PolicySpec } from '../pack/policy-spec.ts';
 import type { ToolSpec } from '../pack/tool-spec.ts';
 import { codeBlock, jsonBlock, type PromptTemplate } from './prompt-template.ts';
@@ -40,9 +41,7 @@ export const lookupsPrompt: PromptTemplate<
 
 const testCaseAnswer = z.object({
   arguments: z.record(z.string(), z.unknown()),
-  conversation: z
-    .array(z.object({ role: z.enum(['user', 'assistant']), content: z.string() }))
-    .describe('the conversation before the call'),
+  conversation: z.array(openAIChatMessageSchema).describe('the conversation before the call, as OpenAI chat messages'),
   lookups: z
     .array(
       z.object({

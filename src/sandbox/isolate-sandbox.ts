@@ -1,9 +1,17 @@
 import { readFileSync } from 'node:fs';
-import { stripTypeScriptTypes } from 'node:module';
 import { posix } from 'node:path';
 import ivm from 'isolated-vm';
+import ts from 'typescript';
 import { outcomeOf, type PolicyOutcome } from '../runtime/policy-check.ts';
 import type { Sandbox, SandboxRun } from './sandbox.ts';
+
+/** Types are stripped with the TypeScript compiler: type-only imports go, everything else stays as written. */
+const compilerOptions: ts.CompilerOptions = {
+  module: ts.ModuleKind.ESNext,
+  target: ts.ScriptTarget.ES2022,
+  verbatimModuleSyntax: true,
+  allowImportingTsExtensions: true,
+};
 
 const library = (path: string) => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8');
 
@@ -76,7 +84,7 @@ export class IsolateSandbox implements Sandbox {
       const compile = async (path: string, source: string) => {
         let module = cache.get(path);
         if (module === undefined) {
-          const code = path.endsWith('.ts') ? stripTypeScriptTypes(source, { mode: 'strip' }) : source;
+          const code = path.endsWith('.ts') ? ts.transpileModule(source, { compilerOptions }).outputText : source;
           module = await isolate.compileModule(code, { filename: `file://${path}` });
           cache.set(path, module);
           paths.set(module, path);

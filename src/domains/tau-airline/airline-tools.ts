@@ -1,9 +1,11 @@
 import type {
-  BookReservationArgs,
   Cabin,
   FlightOnDate,
   Reservation,
   ReservationFlight,
+} from '../../../packs/tau-airline/guards/lib/records.ts';
+import type {
+  BookReservationArgs,
   UpdateReservationBaggagesArgs,
   UpdateReservationFlightsArgs,
   UpdateReservationPassengersArgs,

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import type { AirlineData, Flight, Reservation, User } from '../../../packs/tau-airline/types.ts';
+import type { AirlineData, Flight, Reservation, User } from '../../../packs/tau-airline/guards/lib/records.ts';
 
 /** Folder of the tau-bench airline data shipped with agentguard. */
 export const airlineDataDir = fileURLToPath(new URL('../../../data/tau-airline/', import.meta.url));

@@ -2,7 +2,7 @@
  * Facts the airline guards share: lookups, the bag allowance, itineraries and what the conversation establishes.
  */
 import type { GuardContext, PolicyFinding } from 'agentguard';
-import type { Cabin, FlightOnDate, FlightType, Membership, Passenger, Reservation, User } from '../../types.ts';
+import type { Cabin, FlightOnDate, FlightType, Membership, Passenger, Reservation, User } from './records.ts';
 
 /** The clock of the data: naive times are EST. */
 export function estTime(naive: string): number {
@@ -321,4 +321,9 @@ export function incompletePassenger(passengers: readonly Passenger[]): PolicyFin
   return index === -1
     ? undefined
     : { message: `passenger ${index + 1} lacks a first name, last name or date of birth (YYYY-MM-DD)` };
+}
+
+/** Whether a flight of a call is a segment the reservation already has (same number and date). */
+export function isKept(reservation: Reservation, flight: { flight_number: string; date: string }): boolean {
+  return reservation.flights.some((kept) => kept.flight_number === flight.flight_number && kept.date === flight.date);
 }

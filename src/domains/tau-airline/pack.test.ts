@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { loadPack } from 'agentguard';
+import { loadPack } from '../../pack/load-pack.ts';
 
-const pack = await loadPack(fileURLToPath(new URL('..', import.meta.url)));
+const pack = await loadPack(fileURLToPath(new URL('../../../packs/tau-airline/', import.meta.url)));
 const flatten = (text: string) => text.replace(/\s+/g, ' ');
 
 describe('the tau-airline pack', () => {

@@ -1,0 +1,10 @@
+/** `book.itinerary_matches_trip`: The flights form the trip the user asked for: a connected chain from origin to destination for one way; out to the destination and back to the origin for a round trip. */
+import type { PolicyCheck } from 'agentguard';
+import type { BookReservationArgs } from '../../types.ts';
+import { itineraryProblem, resolveLegs } from '../lib/airline.ts';
+
+export const check: PolicyCheck<BookReservationArgs> = async (args, context) => {
+  const { legs } = await resolveLegs(context, args.flights);
+  const problem = itineraryProblem(legs, args.origin, args.destination, args.flight_type);
+  return problem === undefined ? undefined : { message: problem };
+};

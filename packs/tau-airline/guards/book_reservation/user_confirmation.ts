@@ -1,0 +1,17 @@
+/** `book.user_confirmation`: Before booking a reservation, the agent lists the action details and the user answers with an explicit yes. One yes covers the actions it was given for, once. */
+import type { PolicyCheck } from 'agentguard';
+import type { BookReservationArgs } from '../../types.ts';
+import { unconfirmed } from '../lib/airline.ts';
+
+export const check: PolicyCheck<BookReservationArgs> = (args, context) => {
+  const details = args.flights.map((flight) => flight.flight_number);
+  return unconfirmed(
+    context,
+    'book_reservation',
+    { action: /\bbook|\breservation\b|\bpayment\b|\bpurchase/, details },
+    (past) => {
+      const flights = past.flights as { flight_number?: unknown }[] | undefined;
+      return JSON.stringify(flights?.map((flight) => flight.flight_number)) === JSON.stringify(details);
+    },
+  );
+};

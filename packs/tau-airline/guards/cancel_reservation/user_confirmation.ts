@@ -1,0 +1,15 @@
+/** `cancel.user_confirmation`: Before cancelling a reservation, the agent lists the action details and the user answers with an explicit yes. One yes covers the actions it was given for, once. */
+import type { PolicyCheck } from 'agentguard';
+import type { CancelReservationArgs } from '../../types.ts';
+import { findReservation, unconfirmed } from '../lib/airline.ts';
+
+export const check: PolicyCheck<CancelReservationArgs> = async (args, context) => {
+  const reservation = await findReservation(context, args.reservation_id);
+  const details = [args.reservation_id, ...(reservation?.flights.map((flight) => flight.flight_number) ?? [])];
+  return unconfirmed(
+    context,
+    'cancel_reservation',
+    { action: /\bcancel/, details },
+    (past) => past.reservation_id === args.reservation_id,
+  );
+};

@@ -1,0 +1,21 @@
+/** `certificate.delay_after_change`: A certificate for a delayed flight comes after the reservation was changed or cancelled in this conversation. */
+import type { PolicyCheck } from 'agentguard';
+import type { SendCertificateArgs } from '../../types.ts';
+import { bases } from '../lib/certificates.ts';
+
+export const check: PolicyCheck<SendCertificateArgs> = async (args, context) => {
+  const matching = (await bases(args, context)).filter((basis) => basis.eligible && basis.amount === args.amount);
+  if (matching.length === 0 || matching.some((basis) => basis.kind === 'cancelled')) return undefined;
+  const changed = context.conversation
+    .toolCalls()
+    .some(
+      (past) =>
+        (past.call.name === 'cancel_reservation' || past.call.name === 'update_reservation_flights') &&
+        matching.some((basis) => basis.reservationId === past.call.arguments.reservation_id) &&
+        past.result !== undefined &&
+        !past.result.startsWith('Error'),
+    );
+  return changed
+    ? undefined
+    : { message: 'a certificate for a delayed flight comes only after the reservation was changed or cancelled' };
+};

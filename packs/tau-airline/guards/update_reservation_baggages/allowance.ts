@@ -1,0 +1,12 @@
+/** `baggages.allowance`: The number of paid bags is the total minus the free allowance of the owner's tier for the reservation's cabin and passengers, never below zero. */
+import type { PolicyCheck } from 'agentguard';
+import type { UpdateReservationBaggagesArgs } from '../../types.ts';
+import { findReservation, findUser, paidBagsProblem } from '../lib/airline.ts';
+
+export const check: PolicyCheck<UpdateReservationBaggagesArgs> = async (args, context) => {
+  const reservation = await findReservation(context, args.reservation_id);
+  const user = reservation === undefined ? undefined : await findUser(context, reservation.user_id);
+  if (reservation === undefined || user === undefined) return undefined;
+  const passengers = reservation.passengers.length;
+  return paidBagsProblem(user.membership, reservation.cabin, passengers, args.total_baggages, args.nonfree_baggages);
+};

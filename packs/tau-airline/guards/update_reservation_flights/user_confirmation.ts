@@ -1,0 +1,14 @@
+/** `flights.user_confirmation`: Before changing the flights or cabin of a reservation, the agent lists the action details and the user answers with an explicit yes. One yes covers the actions it was given for, once. */
+import type { PolicyCheck } from 'agentguard';
+import type { UpdateReservationFlightsArgs } from '../../types.ts';
+import { unconfirmed } from '../lib/airline.ts';
+
+export const check: PolicyCheck<UpdateReservationFlightsArgs> = (args, context) => {
+  const details = [args.reservation_id, ...args.flights.map((flight) => flight.flight_number)];
+  return unconfirmed(
+    context,
+    'update_reservation_flights',
+    { action: /\b(chang|modif|updat|upgrad|downgrad|switch|rebook)|\bcabin\b|\bflights?\b|\bpayment\b/, details },
+    (past) => past.reservation_id === args.reservation_id,
+  );
+};

@@ -1,0 +1,12 @@
+/** `passengers.count_unchanged`: The update keeps the number of passengers. */
+import type { PolicyCheck } from 'agentguard';
+import type { UpdateReservationPassengersArgs } from '../../types.ts';
+import { findReservation } from '../lib/airline.ts';
+
+export const check: PolicyCheck<UpdateReservationPassengersArgs> = async (args, context) => {
+  const reservation = await findReservation(context, args.reservation_id);
+  if (reservation === undefined || reservation.passengers.length === args.passengers.length) return undefined;
+  return {
+    message: `the reservation has ${reservation.passengers.length} passengers, the update has ${args.passengers.length}: the number of passengers cannot change`,
+  };
+};

@@ -20,7 +20,11 @@ export const packDir = fileURLToPath(new URL('../packs/tau-airline/', import.met
 export const recordingFile = fileURLToPath(new URL('../packs/tau-airline.recording.json', import.meta.url));
 
 /** Builds the pack into `out` with `model` answering the generator's steps. */
-export async function buildTauAirline(out: string, model: LanguageModel, onProgress?: GenerateOptions['onProgress']) {
+export async function buildTauAirline(
+  out: string,
+  model: LanguageModel,
+  options: { maxRepairs?: number; onProgress?: GenerateOptions['onProgress'] } = {},
+) {
   const manifest = manifestSchema.parse(JSON.parse(await readFile(join(packDir, 'manifest.json'), 'utf8')));
   const tools = toolSpecSchema.array().parse(JSON.parse(await readFile(join(packDir, 'tools.json'), 'utf8')));
   const archived = new Map<string, string>();
@@ -47,7 +51,7 @@ export async function buildTauAirline(out: string, model: LanguageModel, onProgr
     budget: new Budget({ maxCalls: 2000, maxTokens: 1e12 }),
     sandbox: new IsolateSandbox(),
     typeChecker: new GuardTypeChecker(),
-    maxRepairs: 0,
-    ...(onProgress === undefined ? {} : { onProgress }),
+    maxRepairs: options.maxRepairs ?? 0,
+    ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
   });
 }

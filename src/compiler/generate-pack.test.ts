@@ -127,7 +127,7 @@ describe('generatePack', () => {
     );
     assert.equal(budget.steps.get('generate.test_case@v1')?.retries, 1);
     assert.match(model.requests[5]?.messages[0]?.content ?? '', /Property 'amout' does not exist/);
-    assert.match(model.requests[6]?.messages[0]?.content ?? '', /expected compliance, got "too much"/);
+    assert.match(model.requests[6]?.messages[0]?.content ?? '', /expected compliance, the check found: too much/);
 
     const pack = await loadPack(out);
     assert.deepEqual(

@@ -5,13 +5,13 @@ import { Ajv } from 'ajv';
 import type { Budget } from '../llm/budget.ts';
 import type { LanguageModel } from '../llm/language-model.ts';
 import { generateStructured, StepFailedError } from '../llm/structured.ts';
-import { fromOpenAIChat } from '../model/openai-chat.ts';
 import type { Manifest, PolicyEntry } from '../pack/manifest.ts';
 import { manifestSchema } from '../pack/manifest.ts';
 import type { ToolPolicySpec } from '../pack/policy-spec.ts';
 import type { TestCase } from '../pack/test-case.ts';
 import type { ToolSpec } from '../pack/tool-spec.ts';
 import type { Sandbox } from '../sandbox/sandbox.ts';
+import { checkPolicyCode } from './check-policy.ts';
 import { argsTypeName, domainTypes } from './domain-types.ts';
 import { implementationPrompt, lookupsPrompt, repairPrompt, testCasePrompt } from './generator-prompts.ts';
 import { caseRunnerSource, contentHash, guardIndexSource, policyFile } from './pack-layout.ts';
@@ -142,33 +142,17 @@ export async function generatePack(options: GenerateOptions): Promise<PolicyRepo
       ...(check === undefined ? {} : { check }),
     });
 
-  const runTests = async (policy: string, file: string, code: string, cases: readonly TestCase[]) => {
-    const typeErrors = options.typeChecker.check(new Map([...files, [file, code]]), [file]);
-    if (typeErrors.length > 0) return { typeErrors, failures: [] as string[], passed: 0 };
-    const outcomes = await options.sandbox.runChecks({
+  const runTests = (policy: string, file: string, code: string, cases: readonly TestCase[]) =>
+    checkPolicyCode({
+      typeChecker: options.typeChecker,
+      sandbox: options.sandbox,
+      files,
+      file,
+      code,
       policy,
-      files: new Map([...files, [file, code]]),
-      entry: file,
-      timeoutMs: 2000,
-      cases: cases.map((testCase) => ({
-        call: { id: 'case', name: testCase.tool, arguments: testCase.arguments },
-        messages: fromOpenAIChat(testCase.conversation, `case of ${policy}`).messages,
-        lookups: testCase.lookups,
-        now: Date.parse(testCase.now ?? options.clock ?? new Date().toISOString()),
-      })),
+      cases,
+      ...(options.clock === undefined ? {} : { clock: options.clock }),
     });
-    const failures: string[] = [];
-    outcomes.forEach((outcome, index) => {
-      const testCase = cases[index] as TestCase;
-      const label = `${testCase.kind} example "${testCase.example}"`;
-      if ('fault' in outcome) failures.push(`${label}: the check ${outcome.message}`);
-      else if (testCase.kind === 'compliance' && outcome.finding !== undefined)
-        failures.push(`${label}: expected compliance, got "${outcome.finding.message}"`);
-      else if (testCase.kind === 'violation' && outcome.finding === undefined)
-        failures.push(`${label}: expected a violation, the check found none`);
-    });
-    return { typeErrors, failures, passed: cases.length - failures.length };
-  };
 
   for (const tool of options.tools) {
     const spec = options.specs.get(tool.name);

@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { ToolInvoker } from '../model/guard-context.ts';
 import { fromOpenAIChat } from '../model/openai-chat.ts';
 import { type GuardExecutor, InProcessExecutor } from '../runtime/executor.ts';
+import type { PolicyOutcome } from '../runtime/policy-check.ts';
 import { WorkerExecutor } from '../runtime/worker-executor.ts';
 import type { GuardPack } from './load-pack.ts';
 import type { TestCase } from './test-case.ts';
@@ -12,6 +13,22 @@ export interface CaseResult {
   /** `pass`; `fail` when the check decided the wrong way; `error` when it could not decide (a fault). */
   outcome: 'pass' | 'fail' | 'error';
   detail: string;
+}
+
+/** Judges a check's outcome on a test case: pass, fail (decided the wrong way) or error (could not decide). */
+export function judge(testCase: TestCase, outcome: PolicyOutcome | undefined): Omit<CaseResult, 'testCase'> {
+  if (outcome === undefined || 'fault' in outcome)
+    return { outcome: 'error', detail: `the check ${outcome?.message ?? 'gave no outcome'}` };
+  if ((outcome.finding === undefined) === (testCase.kind === 'compliance')) {
+    return { outcome: 'pass', detail: outcome.finding?.message ?? 'complies' };
+  }
+  return {
+    outcome: 'fail',
+    detail:
+      outcome.finding === undefined
+        ? 'expected a violation, the check found none'
+        : `expected compliance, the check found: ${outcome.finding.message}`,
+  };
 }
 
 /** A lookup invoker answering from a case's recorded lookups. */
@@ -59,20 +76,7 @@ export async function runCases(pack: GuardPack, cases: readonly TestCase[], time
       };
       const call = { id: 'case', name: testCase.tool, arguments: testCase.arguments };
       const [outcome] = await executor.evaluate(tool, [testCase.policy], call, context, timeoutMs);
-      if (outcome === undefined || 'fault' in outcome) {
-        results.push({ testCase, outcome: 'error', detail: outcome?.message ?? 'no outcome' });
-      } else if ((outcome.finding === undefined) === (testCase.kind === 'compliance')) {
-        results.push({ testCase, outcome: 'pass', detail: outcome.finding?.message ?? 'complies' });
-      } else {
-        results.push({
-          testCase,
-          outcome: 'fail',
-          detail:
-            outcome.finding === undefined
-              ? 'expected a violation, the check found none'
-              : `expected compliance, the check found: ${outcome.finding.message}`,
-        });
-      }
+      results.push({ testCase, ...judge(testCase, outcome) });
     }
   } finally {
     await executor.close();

@@ -25,6 +25,7 @@ export interface CompileOptions {
   replay?: string;
   maxCalls: string;
   maxTokens: string;
+  timeout: string;
 }
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -86,6 +87,7 @@ async function map(
     budget,
     workDir: join(options.out, '.build', 'map'),
     rounds: Number(options.rounds),
+    timeoutMs: Number(options.timeout) * 1000,
     votes: Number(options.votes),
     onProgress: (tool, step) => log(`[map] ${tool}: ${step}`),
   });
@@ -159,6 +161,7 @@ async function generate(
     sandbox: new IsolateSandbox(),
     typeChecker: new GuardTypeChecker(),
     maxRepairs: Number(options.maxRepairs),
+    timeoutMs: Number(options.timeout) * 1000,
     ...(options.force === undefined ? {} : { force: options.force }),
     onProgress: (event) =>
       log(

@@ -43,7 +43,8 @@ const modelOptions = (command: Command) =>
     .option('--record <file>', 'record every model call to this file')
     .option('--replay <file>', 'answer model calls from this recording instead of a model')
     .option('--max-calls <n>', 'model calls allowed for the build', '500')
-    .option('--max-tokens <n>', 'tokens allowed for the build', '5000000');
+    .option('--max-tokens <n>', 'tokens allowed for the build', '5000000')
+    .option('--timeout <seconds>', 'time limit of one model call (raise it for exchange:<dir>)', '120');
 const mapOptions = (command: Command) =>
   command
     .requiredOption('--policy <file>', 'the policy document (text or markdown)')

@@ -45,6 +45,8 @@ export interface GenerateOptions {
   general?: Manifest['general'];
   /** Repairs after the first implementation. Default 3. */
   maxRepairs?: number;
+  /** Time limit of one model call in milliseconds. Default 120 000. */
+  timeoutMs?: number;
   /** Regenerate policies whose guard file was edited by hand. */
   force?: boolean;
   onProgress?: (event: GenerateEvent) => void;
@@ -140,6 +142,7 @@ export async function generatePack(options: GenerateOptions): Promise<PolicyRepo
       prompt: template.render(input),
       schema: template.schema,
       ...(check === undefined ? {} : { check }),
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     });
 
   const runTests = (policy: string, file: string, code: string, cases: readonly TestCase[]) =>

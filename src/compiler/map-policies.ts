@@ -34,6 +34,8 @@ export interface MapOptions {
   votes?: number;
   /** Fewest examples of each kind per policy before more are asked for. Default 3. */
   minExamples?: number;
+  /** Time limit of one model call in milliseconds. Default 120 000. */
+  timeoutMs?: number;
   /** Longest document accepted, in characters. Default 200 000. */
   maxDocumentChars?: number;
   onProgress?: (tool: string, step: string) => void;
@@ -133,6 +135,7 @@ export async function mapPolicies(options: MapOptions): Promise<MapResult> {
       prompt: template.render(input),
       schema: template.schema,
       ...(check === undefined ? {} : { check }),
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     });
     await mkdir(options.workDir, { recursive: true });
     await writeFile(file, `${JSON.stringify(value, null, 2)}\n`);

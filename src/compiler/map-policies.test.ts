@@ -5,46 +5,8 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Budget } from '../llm/budget.ts';
 import { ScriptedModel } from '../llm/scripted-model.ts';
-import type { ToolSpec } from '../pack/tool-spec.ts';
 import { checkDocument, correctReferences, mapPolicies } from './map-policies.ts';
-
-const document =
-  '# Shop policy\n\nRefunds cannot exceed the order total. Refund only what the user asked for.\n\n- Always be polite to customers.\n';
-const tools: ToolSpec[] = [
-  { name: 'get_order', description: 'Get an order.', parameters: { type: 'object' }, readOnly: true },
-  { name: 'refund_order', description: 'Refund part of an order.', parameters: { type: 'object' }, readOnly: false },
-];
-const draft = (name: string, reference: string) => ({ name, description: `${name}.`, references: [reference] });
-const limit = draft('Refund limit', 'Refunds cannot exceed the order total.');
-const asked = draft('Asked amount', 'Refund only what the user asked fr.');
-const polite = draft('Politeness', 'Always be polite to customers.');
-const invented = draft('Sunday refunds', 'Refunds are free on Sundays.');
-const examples = (count: number) =>
-  JSON.stringify({
-    compliance_examples: Array.from({ length: count }, (_, index) => `ok ${index}`),
-    violation_examples: Array.from({ length: count }, (_, index) => `bad ${index}`),
-  });
-const vote = (relevant: boolean[]) =>
-  JSON.stringify({ votes: relevant.map((value, index) => ({ index, relevant: value, reason: 'r' })) });
-export const mapScript = [
-  JSON.stringify({ policies: [limit, polite] }),
-  JSON.stringify({ policies: [asked] }),
-  JSON.stringify({ policies: [] }),
-  JSON.stringify({ policies: [limit, asked, polite, invented] }),
-  vote([true, true, true, true]),
-  vote([true, true, true, false]),
-  vote([true, true, false, true]),
-  JSON.stringify({
-    reviews: [
-      { index: 0, enforceable: true, reason: 'args and lookup' },
-      { index: 1, enforceable: true, reason: 'conversation' },
-      { index: 2, enforceable: false, reason: 'it concerns what the agent writes' },
-    ],
-  }),
-  examples(3),
-  examples(1),
-  examples(2),
-];
+import { shopDocument as document, mapScript, mapTools as tools } from './shop-fixture.ts';
 
 describe('mapPolicies', () => {
   it('creates, reflects, splits, votes, corrects references, archives and writes examples', async () => {

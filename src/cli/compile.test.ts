@@ -1,0 +1,195 @@
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { packDifferences } from '../../scripts/rebuild-tau-airline.ts';
+import { mapScript } from '../compiler/shop-fixture.ts';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const main = join(root, 'src/cli/main.ts');
+const work = await mkdtemp(join(tmpdir(), 'agentguard-compile-'));
+const policy = join(work, 'policy.md');
+const tools = join(work, 'tools.json');
+await writeFile(
+  policy,
+  '# Shop policy\n\nRefunds cannot exceed the order total. Refund only what the user asked for.\n\n- Always be polite to customers.\n',
+);
+await writeFile(
+  tools,
+  JSON.stringify([
+    {
+      type: 'function',
+      function: {
+        name: 'get_order',
+        description: 'Get an order.',
+        parameters: { type: 'object', properties: { order_id: { type: 'string' } }, required: ['order_id'] },
+      },
+    },
+    {
+      type: 'function',
+      function: {
+        name: 'refund_order',
+        description: 'Refund.',
+        parameters: {
+          type: 'object',
+          properties: { order_id: { type: 'string' }, amount: { type: 'number' } },
+          required: ['order_id', 'amount'],
+        },
+      },
+    },
+  ]),
+);
+
+/** Answers like a model would, from the request: the mapper's script in order, then generic generator answers. */
+function answerFor(system: string, prompt: string, mapAnswers: string[]): string {
+  if (system.startsWith('You plan guard code')) return JSON.stringify({ lookups: ['get_order'], reason: 'the total' });
+  if (system.startsWith('You write test cases')) {
+    const amount = prompt.includes('in which the call complies') ? 10 : 60;
+    return JSON.stringify({
+      arguments: { order_id: 'A1', amount },
+      conversation: [],
+      lookups: [{ tool: 'get_order', arguments: { order_id: 'A1' }, result: { total: 50 } }],
+    });
+  }
+  if (system.startsWith('You write TypeScript guard code')) {
+    return JSON.stringify({
+      code: "import type { PolicyCheck } from 'agentguard';\nimport type { RefundOrderArgs } from '../../types.ts';\n\nexport const check: PolicyCheck<RefundOrderArgs> = async (args, context) => {\n  const order = (await context.invoker.invoke('get_order', { order_id: args.order_id })) as { total: number };\n  return args.amount > order.total ? { message: 'over the total' } : undefined;\n};\n",
+    });
+  }
+  return mapAnswers.shift() ?? '';
+}
+
+describe('agentguard compile', () => {
+  const mapAnswers = [...mapScript];
+  const server = createServer(async (request, response) => {
+    let text = '';
+    for await (const chunk of request) text += chunk;
+    const messages = (JSON.parse(text) as { messages: { role: string; content: string }[] }).messages;
+    const content = answerFor(messages[0]?.content ?? '', messages[1]?.content ?? '', mapAnswers);
+    response.setHeader('content-type', 'application/json');
+    response.end(
+      JSON.stringify({
+        id: 'c',
+        object: 'chat.completion',
+        created: 0,
+        model: 'm',
+        choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content } }],
+        usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 },
+      }),
+    );
+  });
+  let baseUrl = '';
+  before(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  });
+  after(() => server.close());
+
+  it('builds a pack against an OpenAI-compatible server, records it, and rebuilds it from the recording', async () => {
+    const out = join(work, 'shop');
+    const recording = join(work, 'shop.recording.json');
+    const args = [
+      'compile',
+      'build',
+      '--policy',
+      policy,
+      '--tools',
+      tools,
+      '--out',
+      out,
+      '--domain',
+      'shop',
+      '--read-only',
+      'get_order',
+    ];
+    const built = await new Promise<{ status: number | null; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, [
+        main,
+        ...args,
+        '--model',
+        'openai-compatible:m',
+        '--base-url',
+        baseUrl,
+        '--record',
+        recording,
+      ]);
+      let stderr = '';
+      child.stderr.on('data', (chunk) => {
+        stderr += chunk;
+      });
+      child.on('close', (status) => resolve({ status, stderr }));
+    });
+    assert.equal(built.status, 0, built.stderr);
+    assert.match(built.stderr, /\[map\] refund_order: create policies/);
+    assert.match(built.stderr, /\[generate\] refund_order refund_order\.refund_limit: enforced/);
+    assert.match(built.stderr, /archived\s+refund_order\.politeness: it concerns what the agent writes/);
+    assert.match(built.stderr, /map\.create_policies@v1\s+1 calls \(0 retried\), 5 tokens/);
+    const manifest = JSON.parse(await readFile(join(out, 'manifest.json'), 'utf8'));
+    assert.deepEqual(
+      manifest.guards.refund_order.policies.map((entry: { state: string }) => entry.state),
+      ['archived', 'enforced', 'enforced', 'archived'],
+    );
+
+    const again = join(work, 'shop-again');
+    const replayed = spawnSync(
+      process.execPath,
+      [
+        main,
+        ...args.slice(0, 6),
+        '--out',
+        again,
+        '--domain',
+        'shop',
+        '--read-only',
+        'get_order',
+        '--replay',
+        recording,
+      ],
+      { encoding: 'utf8' },
+    );
+    assert.equal(replayed.status, 0, replayed.stderr);
+    assert.deepEqual(await packDifferences(out, again), []);
+  });
+  it('says what is missing when no model is given, and exits 1', () => {
+    const result = spawnSync(
+      process.execPath,
+      [main, 'compile', 'map', '--policy', policy, '--tools', tools, '--out', join(work, 'none')],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, AGENTGUARD_MODEL: '' },
+      },
+    );
+    assert.equal(result.status, 1);
+    assert.match(result.stderr, /no model: pass --model/);
+    assert.equal(existsSync(join(work, 'none', 'spec')), false);
+  });
+  it('rejects an empty policy document', async () => {
+    const empty = join(work, 'empty.md');
+    await writeFile(empty, '\n');
+    const result = spawnSync(
+      process.execPath,
+      [
+        main,
+        'compile',
+        'map',
+        '--policy',
+        empty,
+        '--tools',
+        tools,
+        '--out',
+        join(work, 'x'),
+        '--replay',
+        join(work, 'shop.recording.json'),
+      ],
+      { encoding: 'utf8' },
+    );
+    assert.equal(result.status, 1);
+    assert.match(result.stderr, /is empty/);
+  });
+});

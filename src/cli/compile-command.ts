@@ -10,7 +10,9 @@ import { Budget } from '../llm/budget.ts';
 import { RecordingModel, ReplayModel, readCassette } from '../llm/cassette.ts';
 import type { LanguageModel } from '../llm/language-model.ts';
 import { createLanguageModel } from '../llm/providers.ts';
+import { StepFailedError } from '../llm/structured.ts';
 import { parseInput, parseJsonText } from '../model/parse-input.ts';
+import { toToolGuardSpec } from '../pack/policy-spec.ts';
 import { readSpecDirectory } from '../pack/spec-directory.ts';
 import { type ToolSpec, toolSpecSchema } from '../pack/tool-spec.ts';
 import { IsolateSandbox } from '../sandbox/isolate-sandbox.ts';
@@ -62,7 +64,14 @@ function printSpending(budget: Budget): void {
 }
 
 async function map(
-  options: CompileOptions & { policy: string; tools: string; readOnly?: string; rounds: string; votes: string },
+  options: CompileOptions & {
+    policy: string;
+    tools: string;
+    readOnly?: string;
+    rounds: string;
+    votes: string;
+    toolguard?: boolean;
+  },
   model: LanguageModel,
   budget: Budget,
 ) {
@@ -100,6 +109,13 @@ async function map(
     join(options.out, 'archive.json'),
     `${JSON.stringify(Object.fromEntries(result.archived), null, 2)}\n`,
   );
+  if (options.toolguard) {
+    await mkdir(join(options.out, 'toolguard'), { recursive: true });
+    for (const [tool, spec] of result.specs) {
+      const json = toToolGuardSpec(spec, new Set(result.archived.keys()));
+      await writeFile(join(options.out, 'toolguard', `${tool}.json`), `${JSON.stringify(json, null, 2)}\n`);
+    }
+  }
   for (const [tool, spec] of result.specs) {
     log(
       `${tool}: ${spec.policies.length} policies, ${spec.policies.filter((policy) => result.archived.has(policy.id)).length} archived`,
@@ -191,6 +207,16 @@ async function run<Result>(
   const budget = budgetFor(options);
   try {
     return await work(model, budget);
+  } catch (error) {
+    if (error instanceof StepFailedError) {
+      const file = join(options.out, '.build', 'failed', `${error.step}.txt`);
+      await mkdir(join(options.out, '.build', 'failed'), { recursive: true });
+      await writeFile(file, error.lastAnswer);
+      log(
+        `the last answer of step \`${error.step}\` is in ${file}; what earlier steps produced is kept, so run again to resume`,
+      );
+    }
+    throw error;
   } finally {
     await finish();
     printSpending(budget);

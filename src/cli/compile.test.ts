@@ -112,6 +112,7 @@ describe('agentguard compile', () => {
       const child = spawn(process.execPath, [
         main,
         ...args,
+        '--toolguard',
         '--model',
         'openai-compatible:m',
         '--base-url',
@@ -136,6 +137,11 @@ describe('agentguard compile', () => {
       ['archived', 'enforced', 'enforced', 'archived'],
     );
 
+    const exported = JSON.parse(await readFile(join(out, 'toolguard', 'refund_order.json'), 'utf8'));
+    assert.deepEqual(
+      exported.policies.map((item: { skip?: boolean }) => item.skip ?? false),
+      [true, false, false, true],
+    );
     const again = join(work, 'shop-again');
     const replayed = spawnSync(
       process.execPath,
@@ -148,6 +154,7 @@ describe('agentguard compile', () => {
         'shop',
         '--read-only',
         'get_order',
+        '--toolguard',
         '--replay',
         recording,
       ],

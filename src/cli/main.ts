@@ -57,7 +57,8 @@ const mapOptions = (command: Command) =>
       'comma-separated read-only lookup tools (default: from the file, else from tool names)',
     )
     .option('--rounds <n>', 'reflection rounds looking for missed policies', '2')
-    .option('--votes <n>', 'relevance votes per policy', '3');
+    .option('--votes <n>', 'relevance votes per policy', '3')
+    .option('--toolguard', "also write the specs in IBM ToolGuard's JSON, under toolguard/");
 const generateOptions = (command: Command) =>
   command
     .option('--helpers <dir>', 'helper modules offered to the generated code, copied to guards/lib/')

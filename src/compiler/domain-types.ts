@@ -28,7 +28,8 @@ function withoutTitles(schema: unknown): unknown {
 
 /**
  * Writes the domain types of a pack from its tool specs with json-schema-to-typescript: `<Tool>Args` for every tool's
- * arguments and `<Tool>Result` for tools whose spec gives a `returns` schema.
+ * arguments, `<Tool>Result` for tools whose spec gives a `returns` schema, and `Lookups`, the read-only lookup
+ * interface guards may call.
  *
  * @example
  * ```ts
@@ -59,5 +60,17 @@ export async function domainTypes(tools: readonly ToolSpec[]): Promise<string> {
       parts.push(source.trim().replace(/^export interface (\w+) \{\}$/m, 'export type $1 = Record<string, never>;'));
     }
   }
+  const lookups = tools.filter((tool) => tool.readOnly).sort((a, b) => a.name.localeCompare(b.name));
+  parts.push(
+    [
+      '/** The read-only lookups guards may call with `context.invoker.invoke(name, args)`: their arguments and results. */',
+      'export interface Lookups {',
+      ...lookups.map(
+        (tool) =>
+          `  ${tool.name}: { args: ${argsTypeName(tool.name)}; result: ${tool.returns === undefined ? 'unknown' : resultTypeName(tool.name)} };`,
+      ),
+      '}',
+    ].join('\n'),
+  );
   return `${parts.join('\n\n')}\n`;
 }

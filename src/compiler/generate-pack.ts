@@ -4,18 +4,19 @@ import { dirname, join } from 'node:path';
 import { Ajv } from 'ajv';
 import type { Budget } from '../llm/budget.ts';
 import type { LanguageModel } from '../llm/language-model.ts';
-import { generateStructured, StepFailedError } from '../llm/structured.ts';
+import { StepFailedError } from '../llm/structured.ts';
 import type { Manifest, PolicyEntry } from '../pack/manifest.ts';
 import { manifestSchema } from '../pack/manifest.ts';
 import type { ToolPolicySpec } from '../pack/policy-spec.ts';
 import type { TestCase } from '../pack/test-case.ts';
 import type { ToolSpec } from '../pack/tool-spec.ts';
 import type { Sandbox } from '../sandbox/sandbox.ts';
+import { askStep, type StepRunner } from './ask-step.ts';
 import { checkPolicyCode } from './check-policy.ts';
 import { argsTypeName, domainTypes } from './domain-types.ts';
 import { implementationPrompt, lookupsPrompt, repairPrompt, testCasePrompt } from './generator-prompts.ts';
 import { caseRunnerSource, contentHash, guardIndexSource, policyFile } from './pack-layout.ts';
-import { type PromptTemplate, stepName } from './prompt-template.ts';
+import type { PromptTemplate } from './prompt-template.ts';
 import type { GuardTypeChecker } from './type-checker.ts';
 
 /** A policy the mapper archived, or a state to keep, by policy id. */
@@ -129,21 +130,17 @@ export async function generatePack(options: GenerateOptions): Promise<PolicyRepo
   const guards: Manifest['guards'] = {};
   const progress = (event: GenerateEvent) => options.onProgress?.(event);
 
+  const runner: StepRunner = {
+    model: options.model,
+    budget: options.budget,
+    workDir: join(out, '.build', 'steps'),
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+  };
   const ask = <Input, Output>(
     template: PromptTemplate<Input, import('zod').ZodType<Output>>,
     input: Input,
     check?: (value: Output) => string[],
-  ) =>
-    generateStructured({
-      model: options.model,
-      budget: options.budget,
-      step: stepName(template),
-      system: template.system,
-      prompt: template.render(input),
-      schema: template.schema,
-      ...(check === undefined ? {} : { check }),
-      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-    });
+  ) => askStep(runner, template, input, check);
 
   const runTests = (policy: string, file: string, code: string, cases: readonly TestCase[]) =>
     checkPolicyCode({

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { openAIChatMessageSchema } from '../model/openai-chat.ts';
 import type { PolicySpec } from '../pack/policy-spec.ts';
 import type { ToolSpec } from '../pack/tool-spec.ts';
+import { policyStub } from './pack-layout.ts';
 import { codeBlock, jsonBlock, type PromptTemplate } from './prompt-template.ts';
 
 const untrusted =
@@ -98,7 +99,7 @@ export const implementationPrompt: PromptTemplate<
   typeof codeAnswer
 > = {
   id: 'generate.implementation',
-  version: 1,
+  version: 2,
   system: `You write TypeScript guard code that decides one policy before a tool call runs. ${untrusted}`,
   render: ({ tool, policy, file, types, helpers, lookups, argsType }) =>
     [
@@ -110,7 +111,7 @@ export const implementationPrompt: PromptTemplate<
       `Lookups it needs: ${lookups.length === 0 ? 'none' : lookups.join(', ')}.`,
       `The domain types, in \`types.ts\` at the pack's root (import them with a relative path ending in \`.ts\`):\n${codeBlock(types)}`,
       ...[...helpers].map(([path, source]) => `A helper module of the pack, \`${path}\`:\n${codeBlock(source)}`),
-      `Write \`export const check: PolicyCheck<${argsType}> = …\` with \`import type { PolicyCheck } from 'agentguard';\`. Import nothing else but the pack's own files. Strict TypeScript.`,
+      `Fill in this stub, keeping its export; import nothing but \`agentguard\` types and the pack's own files. Strict TypeScript.\n${codeBlock(policyStub(policy.id, policy.description, argsType))}`,
     ].join('\n\n'),
   schema: codeAnswer,
 };

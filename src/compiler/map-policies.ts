@@ -1,13 +1,10 @@
-import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { closest, distance } from 'fastest-levenshtein';
 import { AgentGuardError } from '../errors.ts';
 import type { Budget } from '../llm/budget.ts';
 import type { LanguageModel } from '../llm/language-model.ts';
-import { generateStructured } from '../llm/structured.ts';
 import type { PolicySpec, ToolPolicySpec } from '../pack/policy-spec.ts';
 import type { ToolSpec } from '../pack/tool-spec.ts';
+import { askStep, type StepRunner } from './ask-step.ts';
 import {
   addPoliciesPrompt,
   createExamplesPrompt,
@@ -17,8 +14,6 @@ import {
   reviewRelevancePrompt,
   splitMergePrompt,
 } from './mapper-prompts.ts';
-import { contentHash } from './pack-layout.ts';
-import { type PromptTemplate, stepName } from './prompt-template.ts';
 
 /** What the mapper needs. */
 export interface MapOptions {
@@ -119,27 +114,11 @@ export async function mapPolicies(options: MapOptions): Promise<MapResult> {
   const archived = new Map<string, string>();
   const lookups = options.tools.filter((tool) => tool.readOnly);
 
-  const step = async <Input, Output>(
-    template: PromptTemplate<Input, import('zod').ZodType<Output>>,
-    input: Input,
-    key: string,
-    check?: (value: Output) => string[],
-  ): Promise<Output> => {
-    const file = join(options.workDir, `${stepName(template)}.${key}.${contentHash(JSON.stringify(input))}.json`);
-    if (existsSync(file)) return JSON.parse(await readFile(file, 'utf8')) as Output;
-    const value = await generateStructured({
-      model: options.model,
-      budget: options.budget,
-      step: stepName(template),
-      system: template.system,
-      prompt: template.render(input),
-      schema: template.schema,
-      ...(check === undefined ? {} : { check }),
-      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-    });
-    await mkdir(options.workDir, { recursive: true });
-    await writeFile(file, `${JSON.stringify(value, null, 2)}\n`);
-    return value;
+  const runner: StepRunner = {
+    model: options.model,
+    budget: options.budget,
+    workDir: options.workDir,
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
   };
   const indexCheck = (count: number) => (answer: { votes?: { index: number }[]; reviews?: { index: number }[] }) =>
     (answer.votes ?? answer.reviews ?? [])
@@ -150,29 +129,22 @@ export async function mapPolicies(options: MapOptions): Promise<MapResult> {
     const progress = (name: string) => options.onProgress?.(tool.name, name);
     progress('create policies');
     let found: DraftPolicy[] = (
-      await step(createPoliciesPrompt, { document: options.document, tool, tools: options.tools }, tool.name)
+      await askStep(runner, createPoliciesPrompt, { document: options.document, tool, tools: options.tools })
     ).policies;
     for (let round = 1; round <= (options.rounds ?? 2); round++) {
       progress(`add policies, round ${round}`);
-      const added = (
-        await step(addPoliciesPrompt, { document: options.document, tool, found }, `${tool.name}.${round}`)
-      ).policies;
+      const added = (await askStep(runner, addPoliciesPrompt, { document: options.document, tool, found })).policies;
       if (added.length === 0) break;
       found = [...found, ...added];
     }
     progress('split and merge');
-    found = (await step(splitMergePrompt, { tool, found }, tool.name)).policies;
+    found = (await askStep(runner, splitMergePrompt, { tool, found })).policies;
 
     progress('review relevance');
     const tally = found.map(() => 0);
     const voters = options.votes ?? 3;
     for (let vote = 1; vote <= voters; vote++) {
-      const answer = await step(
-        reviewRelevancePrompt,
-        { tool, found },
-        `${tool.name}.${vote}`,
-        indexCheck(found.length),
-      );
+      const answer = await askStep(runner, reviewRelevancePrompt, { tool, found, vote }, indexCheck(found.length));
       for (const item of answer.votes) if (item.relevant) tally[item.index] = (tally[item.index] ?? 0) + 1;
     }
     found = found.filter((_, index) => (tally[index] ?? 0) * 2 > voters);
@@ -197,7 +169,7 @@ export async function mapPolicies(options: MapOptions): Promise<MapResult> {
     progress('review enforceability');
     const drafts = kept.map((item) => item.draft);
     const reviews = (
-      await step(reviewEnforceabilityPrompt, { tool, lookups, found: drafts }, tool.name, indexCheck(drafts.length))
+      await askStep(runner, reviewEnforceabilityPrompt, { tool, lookups, found: drafts }, indexCheck(drafts.length))
     ).reviews;
     for (const [index, { id, draft }] of kept.entries()) {
       const review = reviews.find((item) => item.index === index);
@@ -206,10 +178,10 @@ export async function mapPolicies(options: MapOptions): Promise<MapResult> {
         continue;
       }
       progress(`examples for ${draft.name}`);
-      let examples = await step(createExamplesPrompt, { tool, policy: draft }, id);
+      let examples = await askStep(runner, createExamplesPrompt, { tool, policy: draft });
       const least = options.minExamples ?? 3;
       if (examples.compliance_examples.length < least || examples.violation_examples.length < least) {
-        const more = await step(createExamplesPrompt, { tool, policy: draft, have: examples }, `${id}.more`);
+        const more = await askStep(runner, createExamplesPrompt, { tool, policy: draft, have: examples });
         examples = {
           compliance_examples: [...examples.compliance_examples, ...more.compliance_examples],
           violation_examples: [...examples.violation_examples, ...more.violation_examples],

@@ -75,15 +75,18 @@ const votes = z.object({
 });
 
 /** Whether each policy really applies to the tool (one vote). */
-export const reviewRelevancePrompt: PromptTemplate<{ tool: ToolSpec; found: readonly DraftPolicy[] }, typeof votes> = {
+export const reviewRelevancePrompt: PromptTemplate<
+  { tool: ToolSpec; found: readonly DraftPolicy[]; vote: number },
+  typeof votes
+> = {
   id: 'map.review_relevance',
   version: 1,
   system: `You review whether policies apply to a tool of an AI agent. ${untrusted}`,
-  render: ({ tool, found }) =>
+  render: ({ tool, found, vote }) =>
     [
       `The tool:\n${describeTool(tool)}`,
       `The policies, by index:\n${jsonBlock(found.map((policy, index) => ({ index, ...policy })))}`,
-      'For each policy: does it constrain calls of this tool? One vote per index.',
+      `For each policy: does it constrain calls of this tool? One vote per index. (Review ${vote}: decide on your own.)`,
     ].join('\n\n'),
   schema: votes,
 };

@@ -37,3 +37,18 @@ await packTests(fileURLToPath(new URL('..', import.meta.url)));
 export function contentHash(value: string): string {
   return createHash('sha256').update(value).digest('hex').slice(0, 16);
 }
+
+/** The stub of a policy's module that the generator asks the model to fill in. */
+export function policyStub(policyId: string, description: string, argsType: string): string {
+  return [
+    `/** \`${policyId}\`: ${description} */`,
+    "import type { PolicyCheck } from 'agentguard';",
+    `import type { ${argsType} } from '../../types.ts';`,
+    '',
+    `export const check: PolicyCheck<${argsType}> = async (args, context) => {`,
+    '  // Return { message, facts? } when the call breaks the policy; undefined when it complies.',
+    '  return undefined;',
+    '};',
+    '',
+  ].join('\n');
+}

@@ -16,6 +16,9 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
 import { Conversation, type Message } from '../model/conversation.ts';
+
+export { type ScriptedAnswer, ScriptedModel } from '../llm/scripted-model.ts';
+
 import type { GuardContext, ToolInvoker } from '../model/guard-context.ts';
 import { parseInput, parseJsonText } from '../model/parse-input.ts';
 import type { ToolCall } from '../model/tool-call.ts';

@@ -163,6 +163,30 @@ export async function generatePack(options: GenerateOptions): Promise<PolicyRepo
     const casesPath = join(out, 'tests', `${tool.name}.cases.json`);
     const committedCases = existsSync(casesPath) ? (JSON.parse(await readFile(casesPath, 'utf8')) as TestCase[]) : [];
     const enforced: string[] = [];
+    /** Records an enforced policy: its code among the pack's files, its hashes, its cases and its report. */
+    const enforce = (
+      id: string,
+      file: string,
+      code: string,
+      record: PolicyRecord,
+      cases: readonly TestCase[],
+      origin: PolicyReport['origin'],
+      repairs: number,
+    ) => {
+      files.set(file, code);
+      records[id] = record;
+      entries.push({ id, state: 'enforced', effect: 'deny' });
+      enforced.push(id);
+      allCases.push(...cases);
+      reports.push({
+        tool: tool.name,
+        policy: id,
+        state: 'enforced',
+        origin,
+        tests: { cases: cases.length, passed: cases.length },
+        repairs,
+      });
+    };
     for (const policy of spec.policies) {
       const archivedReason = options.archived?.get(policy.id);
       if (archivedReason !== undefined) {
@@ -201,19 +225,7 @@ export async function generatePack(options: GenerateOptions): Promise<PolicyRepo
       ) {
         const origin = editedByHand ? 'kept' : 'unchanged';
         progress({ tool: tool.name, policy: policy.id, step: origin });
-        files.set(file, existing);
-        records[policy.id] = editedByHand ? { specHash: record.specHash, codeHash: record.codeHash } : record;
-        entries.push({ id: policy.id, state: 'enforced', effect: 'deny' });
-        enforced.push(policy.id);
-        allCases.push(...savedCases);
-        reports.push({
-          tool: tool.name,
-          policy: policy.id,
-          state: 'enforced',
-          origin,
-          tests: { cases: savedCases.length, passed: savedCases.length },
-          repairs: 0,
-        });
+        enforce(policy.id, file, existing, record, savedCases, origin, 0);
         continue;
       }
 
@@ -277,19 +289,7 @@ export async function generatePack(options: GenerateOptions): Promise<PolicyRepo
       if (result.typeErrors.length === 0 && result.failures.length === 0) {
         progress({ tool: tool.name, policy: policy.id, step: 'enforced' });
         await writeText(join(out, file), code);
-        files.set(file, code);
-        records[policy.id] = { specHash, codeHash: contentHash(code) };
-        entries.push({ id: policy.id, state: 'enforced', effect: 'deny' });
-        enforced.push(policy.id);
-        allCases.push(...cases);
-        reports.push({
-          tool: tool.name,
-          policy: policy.id,
-          state: 'enforced',
-          origin: 'generated',
-          tests: { cases: cases.length, passed: cases.length },
-          repairs,
-        });
+        enforce(policy.id, file, code, { specHash, codeHash: contentHash(code) }, cases, 'generated', repairs);
       } else {
         const last = [...result.typeErrors, ...result.failures][0] ?? 'unknown';
         const reason = `no implementation went green after ${repairs} repairs; last failure: ${last}`;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { openAIChatMessageSchema } from '../model/openai-chat.ts';
 import type { PolicySpec } from '../pack/policy-spec.ts';
+import { testCaseSchema } from '../pack/test-case.ts';
 import type { ToolSpec } from '../pack/tool-spec.ts';
 import { policyStub } from './pack-layout.ts';
 import { codeBlock, jsonBlock, type PromptTemplate } from './prompt-template.ts';
@@ -40,20 +40,7 @@ export const lookupsPrompt: PromptTemplate<
   schema: z.object({ lookups: z.array(z.string()), reason: z.string() }),
 };
 
-const testCaseAnswer = z.object({
-  arguments: z.record(z.string(), z.unknown()),
-  conversation: z.array(openAIChatMessageSchema).describe('the conversation before the call, as OpenAI chat messages'),
-  lookups: z
-    .array(
-      z.object({
-        tool: z.string(),
-        arguments: z.record(z.string(), z.unknown()),
-        result: z.unknown().optional(),
-        error: z.string().optional(),
-      }),
-    )
-    .describe('the answer of every lookup the check may make, with the exact arguments it will use'),
-});
+const testCaseAnswer = testCaseSchema.pick({ arguments: true, conversation: true, lookups: true });
 
 /** A test case for one example of a policy. */
 export const testCasePrompt: PromptTemplate<
@@ -68,7 +55,7 @@ export const testCasePrompt: PromptTemplate<
   typeof testCaseAnswer
 > = {
   id: 'generate.test_case',
-  version: 1,
+  version: 2,
   system: `You write test cases for guard code that checks one policy before a tool call runs. Each case isolates one policy. ${untrusted}`,
   render: ({ tool, policy, kind, example, lookups, types }) =>
     [

@@ -73,22 +73,26 @@ export class AirlineDatabase {
    * change under their readers. Returns the stored record, or undefined when there is no such user.
    */
   updateUser(id: string, change: (user: User) => void): Readonly<User> | undefined {
-    const stored = this.user(id);
-    if (stored === undefined) return undefined;
-    const user = structuredClone(stored) as User;
-    change(user);
-    this.users.set(id, deepFreeze(user));
-    return user;
+    return AirlineDatabase.update(this.user(id), change, (user) => this.users.set(id, user));
   }
 
   /** Changes a reservation the same way as `updateUser`. */
   updateReservation(id: string, change: (reservation: Reservation) => void): Readonly<Reservation> | undefined {
-    const stored = this.reservation(id);
+    return AirlineDatabase.update(this.reservation(id), change, (reservation) =>
+      this.reservations.set(id, reservation),
+    );
+  }
+
+  private static update<Record>(
+    stored: Readonly<Record> | undefined,
+    change: (record: Record) => void,
+    store: (record: Record) => void,
+  ): Readonly<Record> | undefined {
     if (stored === undefined) return undefined;
-    const reservation = structuredClone(stored) as Reservation;
-    change(reservation);
-    this.reservations.set(id, deepFreeze(reservation));
-    return reservation;
+    const copy = structuredClone(stored) as Record;
+    change(copy);
+    store(deepFreeze(copy));
+    return copy;
   }
 
   /** Stores a new reservation, frozen. */

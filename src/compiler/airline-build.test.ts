@@ -69,8 +69,20 @@ describe('building the airline pack through the generator', () => {
     assert.equal(reports.filter((report) => report.state === 'enforced').length, 36);
 
     const pack = await loadPack(scripted);
-    const cases = JSON.parse(await readFile(join(scripted, 'tests/cancel_reservation.cases.json'), 'utf8'));
-    assert.ok((await runCases(pack, cases)).every((result) => result.outcome === 'pass'));
+    for (const tool of [
+      'book_reservation',
+      'cancel_reservation',
+      'send_certificate',
+      'update_reservation_baggages',
+      'update_reservation_flights',
+      'update_reservation_passengers',
+    ]) {
+      const cases = JSON.parse(await readFile(join(scripted, 'tests', `${tool}.cases.json`), 'utf8'));
+      assert.ok(
+        (await runCases(pack, cases)).every((result) => result.outcome === 'pass'),
+        tool,
+      );
+    }
     const verdict = await new GuardRuntime([pack]).check(
       { id: 'c', name: 'cancel_reservation', arguments: { reservation_id: 'ZFA04Y' } },
       guardContext(),

@@ -10,6 +10,12 @@
 
 export { asksForConfirmation, isAffirmative } from './dialogue/affirmation.ts';
 export { AgentGuardError, type ErrorCode, InputError, type InputIssue } from './errors.ts';
+export type { GuardDecision, GuardProgram, GuardReason, GuardTask } from './guard-agent/guard-program.ts';
+export { type Demonstration, loadProgramPack, type ProgramPack } from './guard-agent/program-pack.ts';
+export type { Rule } from './guard-agent/toolbox/check-rule.ts';
+export type { Permissions, TablePermission } from './guard-agent/toolbox/grants.ts';
+export { loadPostgresParser } from './guard-agent/toolbox/postgres-parser.ts';
+export { createToolbox, type Toolbox } from './guard-agent/toolbox/toolbox.ts';
 export {
   type AssistantMessage,
   type Confirmation,

@@ -4,6 +4,7 @@ import { AgentGuardError } from '../errors.ts';
 import { checkCommand } from './check-command.ts';
 import { compileBuildCommand, compileGenerateCommand, compileMapCommand } from './compile-command.ts';
 import { evalPackCommand, evalSpecCommand } from './eval-command.ts';
+import { evalGuardAgentCommand } from './guard-agent-command.ts';
 import { replayCommand, startCommand } from './replay-command.ts';
 
 const program = new Command('agentguard')
@@ -98,6 +99,19 @@ evaluate
   .requiredOption('--cases <file>', 'JSON list of test cases')
   .option('--json', 'print the results as JSON')
   .action(evalPackCommand);
+
+evaluate
+  .command('guard-agent')
+  .description(
+    'A compiled guard program on an access-control dataset: a JSON line per row, then LPA, LPP, LPR and CCA per role',
+  )
+  .requiredOption('--dataset <name>', 'the dataset: spider-ac')
+  .requiredOption('--data <file>', 'its rows, JSON lines (.jsonl or .jsonl.gz)')
+  .requiredOption('--out <file>', 'where to write one JSON line per row')
+  .option('--limit <n>', 'only the first n rows')
+  .option('--compiled <pack>', 'the guard program pack (default: packs/sql-access-control)')
+  .option('--json', 'print the summary as JSON')
+  .action(evalGuardAgentCommand);
 
 program
   .command('start')

@@ -1,5 +1,25 @@
 import { nodeOf, parsePostgres, stringOf } from './postgres-parser.ts';
 
+/** PostgreSQL's privilege names. */
+const privilegeNames = new Set([
+  'select',
+  'insert',
+  'update',
+  'delete',
+  'truncate',
+  'references',
+  'trigger',
+  'usage',
+  'create',
+  'connect',
+  'temporary',
+  'temp',
+  'execute',
+  'maintain',
+  'set',
+  'alter system',
+]);
+
 /** What one role may read of one table: every column, or the columns listed. */
 export interface TablePermission {
   all: boolean;
@@ -46,13 +66,19 @@ export function parseGrants(
       return;
     }
     const fields = grant[1];
+    const unknown = ((fields['privileges'] as { AccessPriv: { priv_name?: string } }[] | undefined) ?? [])
+      .map((item) => item.AccessPriv.priv_name ?? '')
+      .filter((name) => !privilegeNames.has(name));
+    if (unknown.length > 0) {
+      issues.push({ statement: index + 1, message: `unrecognized privilege type \`${unknown.join('`, `')}\`` });
+      return;
+    }
     if (fields['is_grant'] !== true || fields['objtype'] !== 'OBJECT_TABLE') return;
-    const privileges =
-      (fields['privileges'] as { AccessPriv: { priv_name?: string; cols?: unknown[] } }[] | undefined) ?? undefined;
+    const granted = fields['privileges'] as { AccessPriv: { priv_name?: string; cols?: unknown[] } }[] | undefined;
     const reads =
-      privileges === undefined
+      granted === undefined
         ? [{ AccessPriv: {} as { priv_name?: string; cols?: unknown[] } }]
-        : privileges.filter((item) => item.AccessPriv.priv_name === 'select');
+        : granted.filter((item) => item.AccessPriv.priv_name === 'select');
     if (reads.length === 0) return;
     const tables =
       fields['targtype'] === 'ACL_TARGET_ALL_IN_SCHEMA'

@@ -1,11 +1,13 @@
-import { nodeOf, parsePostgres, type PgNode } from './postgres-parser.ts';
+import { nodeOf, type PgNode, parsePostgres } from './postgres-parser.ts';
 
 /** Tables and their columns, lower case, as PostgreSQL folds unquoted names. */
 export type Schema = ReadonlyMap<string, readonly string[]>;
 
 /** Reads a CREATE TABLE that PostgreSQL's parser refuses: the name, then the first word of each column definition. */
 function tolerantCreate(statement: string): [string, string[]] | undefined {
-  const match = /create\s+table\s+(?:if\s+not\s+exists\s+)?(?:"?\w+"?\.)?"?(\w+)"?\s*\(([\s\S]*)\)\s*$/i.exec(statement.trim());
+  const match = /create\s+table\s+(?:if\s+not\s+exists\s+)?(?:"?\w+"?\.)?"?(\w+)"?\s*\(([\s\S]*)\)\s*$/i.exec(
+    statement.trim(),
+  );
   if (match === undefined || match === null) return undefined;
   const columns: string[] = [];
   let depth = 0;
@@ -15,7 +17,8 @@ function tolerantCreate(statement: string): [string, string[]] | undefined {
     if (character === ')') depth--;
     if (character === ',' && depth === 0) {
       const name = current.trim().split(/\s+/)[0] ?? '';
-      if (name !== '' && !/^(primary|foreign|unique|constraint|check)$/i.test(name)) columns.push(name.replaceAll('"', '').toLowerCase());
+      if (name !== '' && !/^(primary|foreign|unique|constraint|check)$/i.test(name))
+        columns.push(name.replaceAll('"', '').toLowerCase());
       current = '';
     } else current += character;
   }
@@ -39,7 +42,9 @@ export function schemaFromDdl(ddl: string): { schema: Map<string, string[]>; iss
     const parsed = parsePostgres(statement);
     if (!parsed.ok) {
       const read = tolerantCreate(statement);
-      issues.push(`${parsed.message} in \`${statement.trim().slice(0, 60)}…\`${read === undefined ? '' : '; read leniently'}`);
+      issues.push(
+        `${parsed.message} in \`${statement.trim().slice(0, 60)}…\`${read === undefined ? '' : '; read leniently'}`,
+      );
       if (read !== undefined) schema.set(read[0], read[1]);
       continue;
     }

@@ -24,6 +24,8 @@ interface Scope {
   ctes: ReadonlyMap<string, readonly string[]>;
   /** Output names of the select list, which ORDER BY, GROUP BY and HAVING may use. */
   outputs: Set<string>;
+  /** Columns joined with USING: one merged column, read from both sides by the join itself. */
+  merged: Set<string>;
 }
 
 class Unresolvable extends Error {}
@@ -89,6 +91,7 @@ export function extractAccess(sql: string, schema: Schema): QueryAccess {
       return;
     }
     for (let current: Scope | undefined = scope; current !== undefined; current = current.outer) {
+      if (current.merged.has(column)) return;
       const matches = current.sources.filter((source) => source.columns.includes(column));
       if (matches.length > 1) throw new Unresolvable(`column \`${column}\` is ambiguous`);
       const [match] = matches;
@@ -150,11 +153,11 @@ export function extractAccess(sql: string, schema: Schema): QueryAccess {
     if (query['op'] !== undefined && query['op'] !== 'SETOP_NONE') {
       const left = select({ SelectStmt: query['larg'] } as PgNode, outer, visible);
       select({ SelectStmt: query['rarg'] } as PgNode, outer, visible);
-      const scope: Scope = { sources: [], outer, ctes: visible, outputs: new Set(left) };
+      const scope: Scope = { sources: [], outer, ctes: visible, outputs: new Set(left), merged: new Set() };
       walk(query['sortClause'], scope, new Map(), true);
       return left;
     }
-    const scope: Scope = { sources: [], outer, ctes: visible, outputs: new Set() };
+    const scope: Scope = { sources: [], outer, ctes: visible, outputs: new Set(), merged: new Set() };
     const rank = new Map<Source, number>();
     const nested: (() => void)[] = [];
     const joins: unknown[] = [];
@@ -181,7 +184,10 @@ export function extractAccess(sql: string, schema: Schema): QueryAccess {
         addFrom(fields['rarg']);
         joins.push(fields['quals']);
         const using = (fields['usingClause'] as unknown[] | undefined)?.map(stringOf) ?? [];
-        for (const column of using) joins.push({ UsingColumn: column });
+        for (const column of using) {
+          if (column !== undefined) scope.merged.add(column);
+          joins.push({ UsingColumn: column });
+        }
       } else if (kind === 'RangeSubselect') {
         const alias = fields['alias'] as { aliasname?: string; colnames?: unknown[] } | undefined;
         const source: Source = { name: alias?.aliasname ?? '', columns: [] };
@@ -209,7 +215,7 @@ export function extractAccess(sql: string, schema: Schema): QueryAccess {
       if (name !== undefined) scope.outputs.add(name);
     }
     for (const join of joins) {
-      const using = (join as { UsingColumn?: string }).UsingColumn;
+      const using = (join as { UsingColumn?: string } | undefined)?.UsingColumn;
       if (using !== undefined) {
         for (const source of scope.sources.filter((candidate) => candidate.columns.includes(using))) {
           if (source.table !== undefined) need(source.table, using, rank.get(source) ?? 0);

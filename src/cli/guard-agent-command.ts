@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { AgentGuardError } from '../errors.ts';
 import { writeAtomically } from '../files.ts';
+import { evaluateEicuAc, readEicuAc } from '../guard-agent/eval/eicu-ac.ts';
 import { evaluateSpiderAc, readSpiderAc } from '../guard-agent/eval/spider-ac.ts';
 import { loadProgramPack } from '../guard-agent/program-pack.ts';
 import { loadPostgresParser } from '../guard-agent/toolbox/postgres-parser.ts';
@@ -18,14 +19,22 @@ export async function evalGuardAgentCommand(options: {
   compiled?: string;
   json?: boolean;
 }) {
-  if (options.dataset !== 'spider-ac') {
-    throw new AgentGuardError(
-      'invalid_input',
-      `unknown dataset \`${options.dataset}\`: the one evaluated here is spider-ac`,
-    );
+  if (options.dataset !== 'spider-ac' && options.dataset !== 'eicu-ac') {
+    throw new AgentGuardError('invalid_input', `unknown dataset \`${options.dataset}\`: use spider-ac or eicu-ac`);
   }
   await loadPostgresParser();
   const pack = await loadProgramPack(options.compiled ?? defaultPack);
+  if (options.dataset === 'eicu-ac') {
+    const { lines, summary } = evaluateEicuAc(await readEicuAc(options.data), pack.program, createToolbox());
+    await writeAtomically(options.out, lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+    const table = Object.entries(summary).map(
+      ([role, counts]) =>
+        `${role.padEnd(24)}${String(counts.permit).padStart(8)}${String(counts.deny).padStart(8)}${String(counts.undetermined).padStart(14)}`,
+    );
+    const header = `${'role'.padEnd(24)}${'permit'.padStart(8)}${'deny'.padStart(8)}${'undetermined'.padStart(14)}`;
+    process.stdout.write(options.json ? `${JSON.stringify(summary, null, 2)}\n` : `${[header, ...table].join('\n')}\n`);
+    return;
+  }
   const rows = await readSpiderAc(options.data, options.limit === undefined ? undefined : Number(options.limit));
   const evaluation = evaluateSpiderAc(rows, pack.program, createToolbox());
   await writeAtomically(options.out, evaluation.lines.map((line) => `${JSON.stringify(line)}\n`).join(''));

@@ -105,7 +105,7 @@ evaluate
   .description(
     'A compiled guard program on an access-control dataset: a JSON line per row, then LPA, LPP, LPR and CCA per role',
   )
-  .requiredOption('--dataset <name>', 'the dataset: spider-ac')
+  .requiredOption('--dataset <name>', 'spider-ac (JSON lines of rows) or eicu-ac (data/eicu-ac/eicu-ac.json)')
   .requiredOption('--data <file>', 'its rows, JSON lines (.jsonl or .jsonl.gz)')
   .requiredOption('--out <file>', 'where to write one JSON line per row')
   .option('--limit <n>', 'only the first n rows')

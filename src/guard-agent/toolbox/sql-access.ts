@@ -113,7 +113,10 @@ export function extractAccess(sql: string, schema: Schema): QueryAccess {
     const found = nodeOf(node);
     if (found === undefined) return;
     const [kind, fields] = found;
-    if (kind === 'ColumnRef') return resolve(scope, fields['fields'] as unknown[], rank, inOutputClause);
+    if (kind === 'ColumnRef') {
+      resolve(scope, fields['fields'] as unknown[], rank, inOutputClause);
+      return;
+    }
     if (kind === 'SubLink') {
       walk(fields['testexpr'], scope, rank, inOutputClause);
       select(fields['subselect'] as PgNode, scope, scope.ctes);

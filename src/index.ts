@@ -11,7 +11,7 @@
 export { asksForConfirmation, isAffirmative } from './dialogue/affirmation.ts';
 export { AgentGuardError, type ErrorCode, InputError, type InputIssue } from './errors.ts';
 export type { GuardDecision, GuardProgram, GuardReason, GuardTask } from './guard-agent/guard-program.ts';
-export { type Demonstration, loadProgramPack, type ProgramPack } from './guard-agent/program-pack.ts';
+export { loadProgramPack, type ProgramExample, type ProgramPack } from './guard-agent/program-pack.ts';
 export type { Rule } from './guard-agent/toolbox/check-rule.ts';
 export type { Permissions, TablePermission } from './guard-agent/toolbox/grants.ts';
 export { loadPostgresParser } from './guard-agent/toolbox/postgres-parser.ts';

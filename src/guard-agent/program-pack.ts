@@ -17,7 +17,7 @@ const manifestSchema = z.object({
 });
 
 /** A demonstration: a task, its expected label and (for denials) the tables that must be named. */
-export const demonstrationSchema = z.object({
+export const programExampleSchema = z.object({
   note: z.string().optional(),
   input: z.unknown(),
   output: z.unknown(),
@@ -26,14 +26,14 @@ export const demonstrationSchema = z.object({
 });
 
 /** A demonstration of a guard program. */
-export type Demonstration = z.output<typeof demonstrationSchema>;
+export type ProgramExample = z.output<typeof programExampleSchema>;
 
 /** A compiled guard program loaded from its pack. */
 export interface ProgramPack {
   dir: string;
   request: string;
   program: GuardProgram;
-  demonstrations: Demonstration[];
+  demonstrations: ProgramExample[];
 }
 
 /**
@@ -67,7 +67,7 @@ export async function loadProgramPack(dir: string): Promise<ProgramPack> {
     );
   }
   const demonstrations = parseInput(
-    z.array(demonstrationSchema),
+    z.array(programExampleSchema),
     await read(manifest.demonstrations),
     join(dir, manifest.demonstrations),
     { code: 'invalid_pack' },

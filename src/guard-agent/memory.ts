@@ -1,0 +1,157 @@
+import { DatabaseSync } from 'node:sqlite';
+import { distance } from 'fastest-levenshtein';
+
+/** A solved guard task: the agent's input and output, the plan and code that decided it, and the label. */
+export interface Demonstration {
+  request: string;
+  input: string;
+  output: string;
+  plan: string;
+  code: string;
+  label: 0 | 1;
+  /** Where it came from: seeded from files, added by a user, or a case a person confirmed. */
+  source: 'seed' | 'user' | 'confirmed';
+}
+
+/** A retrieved demonstration and its edit distance to the task. */
+export interface Retrieved {
+  demonstration: Demonstration;
+  distance: number;
+}
+
+const q = 3;
+
+/** The 3-grams of a text as sorted hashes, so that two texts' shared 3-grams are counted by one merge. */
+function grams(text: string): Uint32Array {
+  const hashes = new Uint32Array(Math.max(0, text.length - q + 1));
+  for (let index = 0; index < hashes.length; index++) {
+    hashes[index] =
+      (Math.imul(Math.imul(text.charCodeAt(index), 65599) + text.charCodeAt(index + 1), 65599) +
+        text.charCodeAt(index + 2)) >>>
+      0;
+  }
+  return hashes.sort();
+}
+
+/** How many 3-grams two sorted gram lists share, duplicates counted. */
+function shared(left: Uint32Array, right: Uint32Array): number {
+  let count = 0;
+  let i = 0;
+  let j = 0;
+  while (i < left.length && j < right.length) {
+    const a = left[i] as number;
+    const b = right[j] as number;
+    if (a === b) {
+      count++;
+      i++;
+      j++;
+    } else if (a < b) i++;
+    else j++;
+  }
+  return count;
+}
+
+interface Indexed {
+  demonstration: Demonstration;
+  text: string;
+  grams: Uint32Array;
+}
+
+/** The text a task is compared by: its input and its output. */
+const keyOf = (input: string, output: string) => `${input}\n${output}`;
+
+/**
+ * The guard agent's memory: demonstrations in an embedded SQLite database (`node:sqlite`), retrieved by Levenshtein distance over
+ * input and output as in the GuardAgent paper. A lower bound on the distance from lengths and shared 3-grams (one
+ * edit changes at most three 3-grams) orders the demonstrations and rules out those it proves farther; exact
+ * distances are computed only for the rest, at most a budget of them.
+ *
+ * @example
+ * ```ts
+ * const memory = DemonstrationMemory.open(':memory:');
+ * memory.add({ request, input, output, plan, code, label: 1, source: 'user' });
+ * const [best] = memory.retrieve(input, output, 1);
+ * ```
+ */
+export class DemonstrationMemory {
+  private readonly database: DatabaseSync;
+  private readonly indexed: Indexed[] = [];
+
+  private constructor(database: DatabaseSync) {
+    this.database = database;
+    database.exec(`CREATE TABLE IF NOT EXISTS demonstrations (
+      id INTEGER PRIMARY KEY, request TEXT NOT NULL, input TEXT NOT NULL, output TEXT NOT NULL,
+      plan TEXT NOT NULL, code TEXT NOT NULL, label INTEGER NOT NULL CHECK (label IN (0, 1)), source TEXT NOT NULL)`);
+    const rows = database
+      .prepare('SELECT request, input, output, plan, code, label, source FROM demonstrations ORDER BY id')
+      .all() as unknown as Demonstration[];
+    for (const row of rows) this.index(row);
+  }
+
+  /** Opens (or creates) a memory file; `:memory:` for one that lives with the process. */
+  static open(file: string): DemonstrationMemory {
+    return new DemonstrationMemory(new DatabaseSync(file));
+  }
+
+  private index(demonstration: Demonstration): void {
+    const text = keyOf(demonstration.input, demonstration.output);
+    this.indexed.push({ demonstration, text, grams: grams(text) });
+  }
+
+  /** How many demonstrations the memory holds. */
+  get size(): number {
+    return this.indexed.length;
+  }
+
+  /** Stores demonstrations. */
+  add(...demonstrations: Demonstration[]): void {
+    const insert = this.database.prepare(
+      'INSERT INTO demonstrations (request, input, output, plan, code, label, source) VALUES (@request, @input, @output, @plan, @code, @label, @source)',
+    );
+    this.database.exec('BEGIN');
+    try {
+      for (const demonstration of demonstrations) insert.run({ ...demonstration });
+      this.database.exec('COMMIT');
+    } catch (error) {
+      this.database.exec('ROLLBACK');
+      throw error;
+    }
+    for (const demonstration of demonstrations) this.index(demonstration);
+  }
+
+  /**
+   * The `k` demonstrations closest to a task's input and output, closest first. Exact distances are computed in order
+   * of the lower bound, until the bound proves the rest farther, or for at most `budget` demonstrations (then the
+   * answer is the best among the most promising).
+   */
+  retrieve(input: string, output: string, k = 3, budget = 64): Retrieved[] {
+    const text = keyOf(input, output);
+    const own = grams(text);
+    const bounds = this.indexed.map((item) => {
+      const common = shared(own, item.grams);
+      const bound = Math.max(
+        Math.abs(text.length - item.text.length),
+        Math.ceil((own.length - common) / q),
+        Math.ceil((item.grams.length - common) / q),
+      );
+      return { item, bound };
+    });
+    bounds.sort((a, b) => a.bound - b.bound);
+    const best: Retrieved[] = [];
+    for (const [rank, { item, bound }] of bounds.entries()) {
+      if (best.length === k && (bound >= (best.at(-1)?.distance ?? Number.POSITIVE_INFINITY) || rank >= budget)) break;
+      const exact = distance(text, item.text);
+      if (best.length < k || exact < (best.at(-1)?.distance ?? Number.POSITIVE_INFINITY)) {
+        best.push({ demonstration: item.demonstration, distance: exact });
+        best.sort((a, b) => a.distance - b.distance);
+        if (best.length > k) best.pop();
+      }
+    }
+    return best;
+  }
+
+  /** Closes the database. */
+  close(): void {
+    this.database.close();
+  }
+}

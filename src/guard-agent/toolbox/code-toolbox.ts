@@ -1,0 +1,111 @@
+import type { Permissions } from './grants.ts';
+import type { Toolbox } from './toolbox.ts';
+
+/** A function offered to generated guard code: its name, TypeScript signature, what it does, and its implementation. */
+export interface ToolboxFunction {
+  name: string;
+  signature: string;
+  description: string;
+  /** Called with JSON copies of the arguments; returns JSON. */
+  run: (...args: unknown[]) => unknown;
+}
+
+type Readable = Record<string, string[] | '*'>;
+
+function toPermissions(allowed: Readable): Permissions {
+  return new Map(
+    Object.entries(allowed).map(([table, columns]) => [
+      table.toLowerCase(),
+      columns === '*'
+        ? { all: true, columns: new Set<string>() }
+        : { all: false, columns: new Set(columns.map((column) => column.toLowerCase())) },
+    ]),
+  );
+}
+
+function toSchema(toolbox: Toolbox, schema: unknown): Map<string, string[]> {
+  if (typeof schema === 'string') return toolbox.schema(schema).schema;
+  return new Map(
+    Object.entries(schema as Record<string, string[]>).map(([table, columns]) => [
+      table.toLowerCase(),
+      columns.map((column) => column.toLowerCase()),
+    ]),
+  );
+}
+
+/**
+ * The toolbox as generated guard code sees it inside the sandbox: functions over plain JSON (maps of tables to
+ * columns), each with the signature and description the model is shown. Users add their own with `register`.
+ *
+ * @example
+ * ```ts
+ * const functions = codeToolbox(createToolbox());
+ * ```
+ */
+export function codeToolbox(toolbox: Toolbox, extra: readonly ToolboxFunction[] = []): ToolboxFunction[] {
+  const base: ToolboxFunction[] = [
+    {
+      name: 'CheckAccess',
+      signature:
+        'CheckAccess(allowed: Record<string, string[] | "*">, needed: Record<string, string[]>): { denied: boolean; inaccessible: Record<string, string[]> }',
+      description:
+        'Compares the tables and columns a request needs with those a role may read ("*" for a whole table). A table needed for no column needs at least one readable column.',
+      run: (allowed, needed) => {
+        const decision = toolbox.checkAccess(
+          toPermissions(allowed as Readable),
+          Object.entries(needed as Record<string, string[]>).map(([table, columns]) => ({
+            table: table.toLowerCase(),
+            columns: columns.map((column) => column.toLowerCase()),
+          })),
+        );
+        return {
+          denied: decision.denied,
+          inaccessible: Object.fromEntries(decision.inaccessible.map((item) => [item.table, item.columns])),
+        };
+      },
+    },
+    {
+      name: 'CheckRule',
+      signature:
+        'CheckRule(rules: Record<string, { info: string; operator: "==" | "!=" | "<" | "<=" | ">" | ">=" | "in" | "not in"; value: unknown; violation: string }[]>, user: Record<string, unknown>): { denied: boolean; violations: { action: string; violation: string }[] }',
+      description:
+        "Checks, for each action, the rules that must hold of the user's information; missing information breaks a rule.",
+      run: (rules, user) =>
+        toolbox.checkRule(rules as Parameters<Toolbox['checkRule']>[0], user as Record<string, unknown>),
+    },
+    {
+      name: 'SqlAccess',
+      signature:
+        'SqlAccess(sql: string, schema: Record<string, string[]> | string): { ok: true; tables: Record<string, string[]> } | { ok: false; reason: string }',
+      description:
+        "The tables and columns a SQL query reads, parsed by PostgreSQL's parser and resolved with the schema (tables to columns, or CREATE TABLE statements). ok is false when that cannot be determined: then deny.",
+      run: (sql, schema) => {
+        const access = toolbox.queryAccess(String(sql), toSchema(toolbox, schema));
+        return access.ok
+          ? { ok: true, tables: Object.fromEntries(access.tables.map((table) => [table.table, table.columns])) }
+          : access;
+      },
+    },
+    {
+      name: 'GrantsOf',
+      signature: 'GrantsOf(grants: string, role: string, tables?: string[]): Record<string, string[] | "*">',
+      description:
+        'What a role may read according to GRANT statements: tables to readable columns, "*" for a whole table. Throws on GRANT statements that cannot be read.',
+      run: (grants, role, tables) => {
+        const parsed = toolbox.grants(String(grants), (tables as string[] | undefined) ?? []);
+        if (parsed.issues.length > 0)
+          throw new Error(`statement ${parsed.issues[0]?.statement}: ${parsed.issues[0]?.message}`);
+        const permissions = parsed.roles.get(String(role).toLowerCase()) ?? new Map();
+        return Object.fromEntries(
+          [...permissions].map(([table, permission]) => [table, permission.all ? '*' : [...permission.columns]]),
+        );
+      },
+    },
+  ];
+  return [...base, ...extra];
+}
+
+/** The toolbox as the model is shown it. */
+export function describeToolbox(functions: readonly ToolboxFunction[]): string {
+  return functions.map((item) => `- ${item.signature}\n  ${item.description}`).join('\n');
+}

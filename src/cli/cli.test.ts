@@ -144,6 +144,67 @@ describe('agentguard eval spec', () => {
   });
 });
 
+describe('agentguard guard-agent check', () => {
+  it('lets the compiled program decide, prints the decision and exits 2 on a denial', async () => {
+    const request = await file('request.txt', 'Nurses may read only their columns.');
+    const spec = await file('spec.txt', 'A SQL agent over eICU.');
+    const input = await file('input.json', {
+      permissions: { patient: ['uniquepid', 'gender'] },
+      schema: { patient: ['uniquepid', 'gender', 'age'] },
+    });
+    const denied = cli(
+      'guard-agent',
+      'check',
+      '--request',
+      request,
+      '--spec',
+      spec,
+      '--input',
+      input,
+      '--output',
+      await file('out1.json', { query: 'SELECT age FROM patient' }),
+      '--compiled',
+      'packs/sql-access-control',
+    );
+    assert.equal(denied.status, 2, denied.stderr);
+    assert.deepEqual(JSON.parse(denied.stdout).reasons, [{ kind: 'access', table: 'patient', columns: ['age'] }]);
+    const granted = cli(
+      'guard-agent',
+      'check',
+      '--request',
+      request,
+      '--spec',
+      spec,
+      '--input',
+      input,
+      '--output',
+      await file('out2.json', { query: 'SELECT gender FROM patient' }),
+      '--compiled',
+      'packs/sql-access-control',
+    );
+    assert.equal(granted.status, 0, granted.stderr);
+  });
+  it('says so when the program abstains and no model is given', async () => {
+    const text = await file('t.txt', 'x');
+    const result = cli(
+      'guard-agent',
+      'check',
+      '--request',
+      text,
+      '--spec',
+      text,
+      '--input',
+      text,
+      '--output',
+      text,
+      '--compiled',
+      'packs/sql-access-control',
+    );
+    assert.equal(result.status, 1);
+    assert.match(result.stderr, /abstained and no model was given/);
+  });
+});
+
 describe('agentguard start', () => {
   it('replays the bundled runs and prints the report', () => {
     const result = cli('start');

@@ -4,6 +4,7 @@ import { AgentGuardError } from '../errors.ts';
 import { checkCommand } from './check-command.ts';
 import { compileBuildCommand, compileGenerateCommand, compileMapCommand } from './compile-command.ts';
 import { evalPackCommand, evalSpecCommand } from './eval-command.ts';
+import { guardAgentCheckCommand } from './guard-agent-check.ts';
 import { evalGuardAgentCommand } from './guard-agent-command.ts';
 import { replayCommand, startCommand } from './replay-command.ts';
 
@@ -112,6 +113,22 @@ evaluate
   .option('--compiled <pack>', 'the guard program pack (default: packs/sql-access-control)')
   .option('--json', 'print the summary as JSON')
   .action(evalGuardAgentCommand);
+
+program
+  .command('guard-agent')
+  .description("Guard an agent's input and output against a written guard request")
+  .command('check')
+  .description('Decide one task; prints the decision as JSON. Exit code 0 granted, 2 denied')
+  .requiredOption('--request <file>', 'the guard request (text)')
+  .requiredOption('--spec <file>', "the target agent's specification (text)")
+  .requiredOption('--input <file>', "the agent's input (JSON or text)")
+  .requiredOption('--output <file>', "the agent's output (JSON or text)")
+  .option('--model <name>', 'the model for the plan-code-debug loop (openai:…, anthropic:…, openai-compatible:…)')
+  .option('--base-url <url>', 'base URL of the model API')
+  .option('--replay <file>', 'answer model calls from a recording')
+  .option('--compiled <pack>', 'a compiled guard program pack to decide first, e.g. packs/sql-access-control')
+  .option('--memory <file>', 'the demonstration memory (SQLite file; default: in memory)')
+  .action(guardAgentCheckCommand);
 
 program
   .command('start')

@@ -1,0 +1,69 @@
+import { readFile } from 'node:fs/promises';
+import { AgentGuardError } from '../errors.ts';
+import { GuardAgent } from '../guard-agent/guard-agent.ts';
+import { DemonstrationMemory } from '../guard-agent/memory.ts';
+import { loadProgramPack } from '../guard-agent/program-pack.ts';
+import { loadPostgresParser } from '../guard-agent/toolbox/postgres-parser.ts';
+import { createToolbox } from '../guard-agent/toolbox/toolbox.ts';
+import { Budget } from '../llm/budget.ts';
+import { ReplayModel, readCassette } from '../llm/cassette.ts';
+import type { LanguageModel } from '../llm/language-model.ts';
+import { createLanguageModel } from '../llm/providers.ts';
+
+/** Reads a file as JSON when it is JSON, else as text. */
+async function readValue(file: string): Promise<unknown> {
+  const text = await readFile(file, 'utf8');
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** A model that is never asked: a compiled program must decide. */
+const noModel: LanguageModel = {
+  id: 'none',
+  complete: () =>
+    Promise.reject(
+      new AgentGuardError('invalid_input', 'the compiled program abstained and no model was given (--model)'),
+    ),
+};
+
+/** `agentguard guard-agent check`. Exit code 0 granted, 2 denied. */
+export async function guardAgentCheckCommand(options: {
+  request: string;
+  spec: string;
+  input: string;
+  output: string;
+  model?: string;
+  baseUrl?: string;
+  replay?: string;
+  compiled?: string;
+  memory?: string;
+}): Promise<void> {
+  await loadPostgresParser();
+  let model = noModel;
+  if (options.replay !== undefined) model = new ReplayModel(await readCassette(options.replay));
+  else if (options.model !== undefined)
+    model = createLanguageModel(options.model, options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl });
+  const memory = DemonstrationMemory.open(options.memory ?? ':memory:');
+  try {
+    const agent = new GuardAgent({
+      model,
+      budget: new Budget({ maxCalls: 20, maxTokens: 1_000_000 }),
+      toolbox: createToolbox(),
+      memory,
+      ...(options.compiled === undefined ? {} : { compiled: await loadProgramPack(options.compiled) }),
+    });
+    const result = await agent.check({
+      request: await readFile(options.request, 'utf8'),
+      spec: await readFile(options.spec, 'utf8'),
+      input: await readValue(options.input),
+      output: await readValue(options.output),
+    });
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    process.exitCode = result.label === 0 ? 0 : 2;
+  } finally {
+    memory.close();
+  }
+}

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { readSpiderAc, type SpiderAcRow } from '../src/guard-agent/eval/spider-ac.ts';
 import { DemonstrationMemory } from '../src/guard-agent/memory.ts';
-import { loadProgramPack } from '../src/guard-agent/program-pack.ts';
+import { loadProgramPack, requireProgram } from '../src/guard-agent/program-pack.ts';
 import { loadPostgresParser, parsePostgres } from '../src/guard-agent/toolbox/postgres-parser.ts';
 import { createToolbox } from '../src/guard-agent/toolbox/toolbox.ts';
 import { quantile } from '../src/replay/report.ts';
@@ -33,7 +33,9 @@ export async function runGuardAgentBench(
   queries = 50,
 ): Promise<GuardAgentBench> {
   await loadPostgresParser();
-  const { program } = await loadProgramPack(fileURLToPath(new URL('../packs/sql-access-control/', import.meta.url)));
+  const program = requireProgram(
+    await loadProgramPack(fileURLToPath(new URL('../packs/sql-access-control/', import.meta.url))),
+  );
   const toolbox = createToolbox();
   const decide = (row: SpiderAcRow) =>
     program(

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { AgentGuardError } from '../errors.ts';
+import { compileGuardProgram } from '../guard-agent/compile-program.ts';
 import { GuardAgent } from '../guard-agent/guard-agent.ts';
 import { DemonstrationMemory } from '../guard-agent/memory.ts';
 import { loadProgramPack } from '../guard-agent/program-pack.ts';
@@ -28,6 +29,49 @@ const noModel: LanguageModel = {
       new AgentGuardError('invalid_input', 'the compiled program abstained and no model was given (--model)'),
     ),
 };
+
+async function modelFor(options: { model?: string; baseUrl?: string; replay?: string }): Promise<LanguageModel> {
+  if (options.replay !== undefined) return new ReplayModel(await readCassette(options.replay));
+  if (options.model !== undefined)
+    return createLanguageModel(options.model, options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl });
+  return noModel;
+}
+
+async function memoryFor(options: { memory?: string; seed?: string }): Promise<DemonstrationMemory> {
+  const memory = DemonstrationMemory.open(options.memory ?? ':memory:');
+  if (options.seed !== undefined) await memory.seed(options.seed);
+  return memory;
+}
+
+/** `agentguard guard-agent compile`: a guard program for a request, tested on the memory's demonstrations. Exit 3 when it never passes. */
+export async function guardAgentCompileCommand(options: {
+  request: string;
+  spec: string;
+  out: string;
+  model?: string;
+  baseUrl?: string;
+  replay?: string;
+  memory?: string;
+  seed?: string;
+}): Promise<void> {
+  await loadPostgresParser();
+  const memory = await memoryFor(options);
+  try {
+    const compiled = await compileGuardProgram({
+      request: await readFile(options.request, 'utf8'),
+      spec: await readFile(options.spec, 'utf8'),
+      memory,
+      model: await modelFor(options),
+      budget: new Budget({ maxCalls: 20, maxTokens: 1_000_000 }),
+      toolbox: createToolbox(),
+      out: options.out,
+    });
+    process.stdout.write(`${JSON.stringify(compiled, null, 2)}\n`);
+    process.exitCode = compiled.state === 'green' ? 0 : 3;
+  } finally {
+    memory.close();
+  }
+}
 
 /** `agentguard guard-agent check`. Exit code 0 granted, 2 denied. */
 export async function guardAgentCheckCommand(options: {

@@ -3,7 +3,7 @@ import { AgentGuardError } from '../errors.ts';
 import { writeAtomically } from '../files.ts';
 import { evaluateEicuAc, readEicuAc } from '../guard-agent/eval/eicu-ac.ts';
 import { evaluateSpiderAc, readSpiderAc } from '../guard-agent/eval/spider-ac.ts';
-import { loadProgramPack } from '../guard-agent/program-pack.ts';
+import { loadProgramPack, requireProgram } from '../guard-agent/program-pack.ts';
 import { loadPostgresParser } from '../guard-agent/toolbox/postgres-parser.ts';
 import { createToolbox } from '../guard-agent/toolbox/toolbox.ts';
 
@@ -25,7 +25,7 @@ export async function evalGuardAgentCommand(options: {
   await loadPostgresParser();
   const pack = await loadProgramPack(options.compiled ?? defaultPack);
   if (options.dataset === 'eicu-ac') {
-    const { lines, summary } = evaluateEicuAc(await readEicuAc(options.data), pack.program, createToolbox());
+    const { lines, summary } = evaluateEicuAc(await readEicuAc(options.data), requireProgram(pack), createToolbox());
     await writeAtomically(options.out, lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
     const table = Object.entries(summary).map(
       ([role, counts]) =>
@@ -36,7 +36,7 @@ export async function evalGuardAgentCommand(options: {
     return;
   }
   const rows = await readSpiderAc(options.data, options.limit === undefined ? undefined : Number(options.limit));
-  const evaluation = evaluateSpiderAc(rows, pack.program, createToolbox());
+  const evaluation = evaluateSpiderAc(rows, requireProgram(pack), createToolbox());
   await writeAtomically(options.out, evaluation.lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
   const { lines: _lines, ...summary } = evaluation;
   if (options.json) {

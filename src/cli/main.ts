@@ -4,7 +4,7 @@ import { AgentGuardError } from '../errors.ts';
 import { checkCommand } from './check-command.ts';
 import { compileBuildCommand, compileGenerateCommand, compileMapCommand } from './compile-command.ts';
 import { evalPackCommand, evalSpecCommand } from './eval-command.ts';
-import { guardAgentCheckCommand } from './guard-agent-check.ts';
+import { guardAgentCheckCommand, guardAgentCompileCommand } from './guard-agent-check.ts';
 import { evalGuardAgentCommand } from './guard-agent-command.ts';
 import { replayCommand, startCommand } from './replay-command.ts';
 
@@ -114,9 +114,24 @@ evaluate
   .option('--json', 'print the summary as JSON')
   .action(evalGuardAgentCommand);
 
-program
+const guardAgent = program
   .command('guard-agent')
-  .description("Guard an agent's input and output against a written guard request")
+  .description("Guard an agent's input and output against a written guard request");
+guardAgent
+  .command('compile')
+  .description(
+    "Compile a guard request into a program tested on the memory's demonstrations (exit 3 when it never passes)",
+  )
+  .requiredOption('--request <file>', 'the guard request (text)')
+  .requiredOption('--spec <file>', "the target agent's specification (text)")
+  .requiredOption('--out <dir>', 'the program pack to write')
+  .option('--model <name>', 'openai:…, anthropic:…, openai-compatible:…')
+  .option('--base-url <url>', 'base URL of the model API')
+  .option('--replay <file>', 'answer model calls from a recording')
+  .option('--memory <file>', 'the demonstration memory (SQLite file)')
+  .option('--seed <file>', 'demonstrations to add first (JSON list)')
+  .action(guardAgentCompileCommand);
+guardAgent
   .command('check')
   .description('Decide one task; prints the decision as JSON. Exit code 0 granted, 2 denied')
   .requiredOption('--request <file>', 'the guard request (text)')
@@ -128,6 +143,7 @@ program
   .option('--replay <file>', 'answer model calls from a recording')
   .option('--compiled <pack>', 'a compiled guard program pack to decide first, e.g. packs/sql-access-control')
   .option('--memory <file>', 'the demonstration memory (SQLite file; default: in memory)')
+  .option('--seed <file>', 'demonstrations to add first (JSON list)')
   .action(guardAgentCheckCommand);
 
 program

@@ -79,7 +79,7 @@ export class GuardAgent {
   async check(query: GuardQuery): Promise<GuardResult> {
     const { compiled } = this.options;
     if (compiled !== undefined) {
-      const decision = compiled.program({ input: query.input, output: query.output }, this.options.toolbox);
+      const decision = await compiled.decide({ input: query.input, output: query.output }, this.options.toolbox);
       if (!('abstain' in decision)) return { ...decision, decidedBy: 'compiled', plan: [], attempts: [] };
     }
     const runner: StepRunner = { model: this.options.model, budget: this.options.budget };

@@ -6,7 +6,7 @@ import { ScriptedModel } from '../llm/scripted-model.ts';
 import { untrustedBlock } from './agent-prompts.ts';
 import { GuardAgent } from './guard-agent.ts';
 import { DemonstrationMemory } from './memory.ts';
-import { loadProgramPack } from './program-pack.ts';
+import { loadProgramPack, requireProgram } from './program-pack.ts';
 import { loadPostgresParser } from './toolbox/postgres-parser.ts';
 import { createToolbox } from './toolbox/toolbox.ts';
 
@@ -62,7 +62,7 @@ describe('untrusted agent output cannot change a verdict', () => {
   it('holds at least fifty injection cases', () => assert.ok(cases.length >= 50));
   cases.forEach(({ output, label }, index) => {
     it(`case ${index + 1}: ${JSON.stringify(output).slice(0, 70)}`, () => {
-      const decision = pack.program({ input, output }, toolbox);
+      const decision = requireProgram(pack)({ input, output }, toolbox);
       assert.ok(!('abstain' in decision));
       assert.equal(decision.label, label);
     });

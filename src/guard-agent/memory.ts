@@ -1,5 +1,8 @@
+import { readFile } from 'node:fs/promises';
 import { DatabaseSync } from 'node:sqlite';
 import { distance } from 'fastest-levenshtein';
+import { z } from 'zod';
+import { parseInput, parseJsonText } from '../model/parse-input.ts';
 
 /** A solved guard task: the agent's input and output, the plan and code that decided it, and the label. */
 export interface Demonstration {
@@ -12,6 +15,17 @@ export interface Demonstration {
   /** Where it came from: seeded from files, added by a user, or a case a person confirmed. */
   source: 'seed' | 'user' | 'confirmed';
 }
+
+const seedSchema = z.array(
+  z.object({
+    request: z.string(),
+    input: z.string(),
+    output: z.string(),
+    plan: z.string(),
+    code: z.string(),
+    label: z.union([z.literal(0), z.literal(1)]),
+  }),
+);
 
 /** A retrieved demonstration and its edit distance to the task. */
 export interface Retrieved {
@@ -148,6 +162,18 @@ export class DemonstrationMemory {
       }
     }
     return best;
+  }
+
+  /** Every demonstration, oldest first. */
+  all(): Demonstration[] {
+    return this.indexed.map((item) => item.demonstration);
+  }
+
+  /** Adds demonstrations from a JSON file (a list of `{ request, input, output, plan, code, label }`) as seeds. */
+  async seed(file: string): Promise<number> {
+    const list = parseInput(seedSchema, parseJsonText(await readFile(file, 'utf8'), file), file);
+    this.add(...list.map((item) => ({ ...item, source: 'seed' as const })));
+    return list.length;
   }
 
   /** Closes the database. */

@@ -11,8 +11,8 @@ describe('the sql-access-control program', () => {
   it('decides every demonstration of its pack, naming the denied tables', async () => {
     const pack = await loadProgramPack(fileURLToPath(new URL('../../packs/sql-access-control/', import.meta.url)));
     const toolbox = createToolbox();
-    for (const demonstration of pack.demonstrations) {
-      const decision = pack.program({ input: demonstration.input, output: demonstration.output }, toolbox);
+    for (const demonstration of pack.examples) {
+      const decision = await pack.decide({ input: demonstration.input, output: demonstration.output }, toolbox);
       assert.ok(!('abstain' in decision), demonstration.note);
       assert.equal(decision.label, demonstration.label, demonstration.note);
       if (decision.label === 1) {
@@ -24,7 +24,7 @@ describe('the sql-access-control program', () => {
   });
   it('abstains when the task is not SQL access control', async () => {
     const pack = await loadProgramPack(fileURLToPath(new URL('../../packs/sql-access-control/', import.meta.url)));
-    assert.deepEqual(pack.program({ input: {}, output: { answer: 'hello' } }, createToolbox()), {
+    assert.deepEqual(await pack.decide({ input: {}, output: { answer: 'hello' } }, createToolbox()), {
       abstain: 'the agent output carries no SQL query',
     });
   });

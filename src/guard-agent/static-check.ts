@@ -24,7 +24,7 @@ const allowedGlobals = new Set([
 ]);
 
 /**
- * Checks generated guard code before it runs: it must parse, define `guard`, import and export nothing, and use no
+ * Checks generated guard code before it runs: it must parse, define `entry` (`guard`), import and export nothing, and use no
  * identifier but its own declarations, the toolbox functions and plain language globals. Returns the problems.
  *
  * @example
@@ -32,7 +32,7 @@ const allowedGlobals = new Set([
  * staticCheck("function guard(input, output) { return process.exit(1); }", ['CheckAccess']); // ['uses `process`, which is not allowed']
  * ```
  */
-export function staticCheck(code: string, toolbox: readonly string[]): string[] {
+export function staticCheck(code: string, toolbox: readonly string[], entry = 'guard'): string[] {
   const file = ts.createSourceFile('guard.ts', code, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
   const problems: string[] = [];
   const parseErrors = (file as unknown as { parseDiagnostics?: ts.Diagnostic[] }).parseDiagnostics ?? [];
@@ -86,6 +86,6 @@ export function staticCheck(code: string, toolbox: readonly string[]): string[] 
     if (!declared.has(name) && !toolbox.includes(name) && !allowedGlobals.has(name))
       problems.push(`uses \`${name}\`, which is not allowed`);
   }
-  if (!declared.has('guard')) problems.push('defines no `guard` function');
+  if (!declared.has(entry)) problems.push(`defines no \`${entry}\` function`);
   return [...new Set(problems)];
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { loadProgramPack } from '../program-pack.ts';
+import { loadProgramPack, requireProgram } from '../program-pack.ts';
 import { loadPostgresParser } from '../toolbox/postgres-parser.ts';
 import { createToolbox } from '../toolbox/toolbox.ts';
 import { evaluateEicuAc, readEicuAc } from './eicu-ac.ts';
@@ -42,7 +42,7 @@ describe('evaluateSpiderAc', () => {
       file,
       gzipSync(`${rows.map((item) => JSON.stringify(item)).join('\n')}\n{"db_id": "shop"}\nnot json\n`),
     );
-    const evaluation = evaluateSpiderAc(await readSpiderAc(file), pack.program, createToolbox());
+    const evaluation = evaluateSpiderAc(await readSpiderAc(file), requireProgram(pack), createToolbox());
     assert.deepEqual(
       evaluation.lines.map(({ index, verdict, denied_tables }) => ({ index, verdict, denied_tables })),
       [
@@ -68,7 +68,7 @@ describe('evaluateSpiderAc', () => {
 describe('the EICU-AC scenario', () => {
   it('decides each role by the tables and columns the GuardAgent paper lets it read', async () => {
     const scenario = await readEicuAc(fileURLToPath(new URL('../../../data/eicu-ac/eicu-ac.json', import.meta.url)));
-    const { lines, summary } = evaluateEicuAc(scenario, pack.program, createToolbox());
+    const { lines, summary } = evaluateEicuAc(scenario, requireProgram(pack), createToolbox());
     const decide = (role: string, index: number) => lines.find((line) => line.role === role && line.index === index);
     // Question 0 reads medication.routeadmin: physicians and nurses may; general administration may not.
     assert.equal(decide('physician', 0)?.verdict, 'permit');

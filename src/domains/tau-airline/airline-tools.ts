@@ -15,8 +15,18 @@ import { calculate } from './calculate.ts';
 import type { AirlineDatabase } from './database.ts';
 import { pythonJson } from './python-json.ts';
 
-/** A tool's refusal, printed as `Error: <message>` like tau-bench v1. */
-export class ToolError extends Error {}
+/**
+ * A tool's refusal, printed as `Error: <message>` like tau-bench v1. It is an expected answer, not a fault, so it
+ * captures no stack: guards that look up missing records pay nothing for it.
+ */
+export class ToolError extends Error {
+  constructor(message: string) {
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    super(message);
+    Error.stackTraceLimit = limit;
+  }
+}
 
 const airports: Record<string, string> = {
   SFO: 'San Francisco',

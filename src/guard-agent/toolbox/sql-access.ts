@@ -110,24 +110,29 @@ export function extractAccess(sql: string, schema: Schema): QueryAccess {
       for (const item of node) walk(item, scope, rank, inOutputClause);
       return;
     }
-    const found = nodeOf(node);
-    if (found === undefined) return;
-    const [kind, fields] = found;
+    if (typeof node !== 'object' || node === null) return;
+    const entries = Object.entries(node);
+    const [kind, fields] = entries[0] ?? [];
+    // A node is `{ Kind: { …fields } }`; anything else (an inline struct such as a window's OVER) is walked whole.
+    if (entries.length !== 1 || typeof fields !== 'object' || fields === null || Array.isArray(fields)) {
+      for (const [, value] of entries) walk(value, scope, rank, inOutputClause);
+      return;
+    }
+    const body = fields as Record<string, unknown>;
     if (kind === 'ColumnRef') {
-      resolve(scope, fields['fields'] as unknown[], rank, inOutputClause);
+      resolve(scope, body['fields'] as unknown[], rank, inOutputClause);
       return;
     }
     if (kind === 'SubLink') {
-      walk(fields['testexpr'], scope, rank, inOutputClause);
-      select(fields['subselect'] as PgNode, scope, scope.ctes);
+      walk(body['testexpr'], scope, rank, inOutputClause);
+      select(body['subselect'] as PgNode, scope, scope.ctes);
       return;
     }
     if (kind === 'SelectStmt') {
       select(node as PgNode, scope, scope.ctes);
       return;
     }
-    for (const value of Object.values(fields))
-      if (typeof value === 'object' && value !== null) walk(value, scope, rank, inOutputClause);
+    for (const value of Object.values(body)) walk(value, scope, rank, inOutputClause);
   };
 
   /** Processes one SELECT and returns its output column names. */
@@ -145,10 +150,17 @@ export function extractAccess(sql: string, schema: Schema): QueryAccess {
       for (const cte of cteList) {
         const common = nodeOf(cte)?.[1] ?? {};
         const name = common['ctename'] as string;
-        const output = select(common['ctequery'] as PgNode, outer, defined);
         const renamed = (common['aliascolnames'] as unknown[] | undefined)
           ?.map(stringOf)
           .filter((item): item is string => item !== undefined);
+        // A recursive CTE reads itself: its name is known, with its declared columns, while its query is read.
+        if (
+          common['cterecursive'] === true ||
+          (withClause as { recursive?: boolean } | undefined)?.recursive === true
+        ) {
+          defined.set(name, renamed ?? []);
+        }
+        const output = select(common['ctequery'] as PgNode, outer, defined);
         defined.set(name, renamed ?? output);
       }
       visible = defined;

@@ -50,6 +50,17 @@ describe('extractAccess', () => {
     ['a CTE', 'WITH x AS (SELECT name FROM department) SELECT name FROM x', { department: ['name'] }],
     ['a union', 'SELECT name FROM head UNION SELECT name FROM department', { head: ['name'], department: ['name'] }],
     [
+      'a recursive CTE',
+      'WITH RECURSIVE chain(id) AS (SELECT department_id FROM management UNION SELECT chain.id + 1 FROM chain WHERE chain.id < 5) SELECT id FROM chain',
+      { management: ['department_id'] },
+    ],
+    [
+      'a window function',
+      'SELECT name, rank() OVER (PARTITION BY born_state ORDER BY age) FROM head',
+      { head: ['name', 'born_state', 'age'] },
+    ],
+    ['a schema-qualified table', 'SELECT hr.head.name FROM hr.head', { head: ['name'] }],
+    [
       'an ORDER BY on an output alias',
       'SELECT name, count(*) AS c FROM head GROUP BY name ORDER BY c DESC',
       { head: ['name'] },

@@ -195,10 +195,19 @@ export function extractAccess(sql: string, schema: Schema): QueryAccess {
           need(relation, undefined, rank.get(source) ?? 0);
         }
       } else if (kind === 'JoinExpr') {
+        const start = scope.sources.length;
         addFrom(fields['larg']);
+        const middle = scope.sources.length;
         addFrom(fields['rarg']);
         joins.push(fields['quals']);
-        const using = (fields['usingClause'] as unknown[] | undefined)?.map(stringOf) ?? [];
+        let using = (fields['usingClause'] as unknown[] | undefined)?.map(stringOf) ?? [];
+        if (fields['isNatural'] === true) {
+          // NATURAL joins on every column name both sides have (subqueries' columns are known only later).
+          const left = new Set(scope.sources.slice(start, middle).flatMap((source) => [...source.columns]));
+          using = [...new Set(scope.sources.slice(middle).flatMap((source) => [...source.columns]))].filter((column) =>
+            left.has(column),
+          );
+        }
         for (const column of using) {
           if (column !== undefined) scope.merged.add(column);
           joins.push({ UsingColumn: column });

@@ -61,6 +61,16 @@ describe('extractAccess', () => {
     ],
     ['a schema-qualified table', 'SELECT hr.head.name FROM hr.head', { head: ['name'] }],
     [
+      'a natural join reads the shared columns',
+      'SELECT temporary_acting FROM head NATURAL JOIN management',
+      { head: ['head_id'], management: ['head_id', 'temporary_acting'] },
+    ],
+    [
+      'a comma join with *',
+      'SELECT * FROM department, management',
+      { department: ['department_id', 'name', 'budget'], management: ['department_id', 'head_id', 'temporary_acting'] },
+    ],
+    [
       'an ORDER BY on an output alias',
       'SELECT name, count(*) AS c FROM head GROUP BY name ORDER BY c DESC',
       { head: ['name'] },

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { generatePack, type PolicyReport } from '../compiler/generate-pack.ts';
 import { checkDocument, mapPolicies } from '../compiler/map-policies.ts';
@@ -123,11 +123,13 @@ async function map(
   }
 }
 
-async function readHelpers(dir: string | undefined, packDir: string): Promise<Map<string, string>> {
+/** Helper modules from a folder, by their path in the pack (`guards/lib/…`). */
+async function readHelpers(dir: string | undefined): Promise<Map<string, string>> {
   const helpers = new Map<string, string>();
-  if (dir === undefined || !existsSync(dir)) return helpers;
+  if (dir === undefined) return helpers;
+  if (!existsSync(dir)) throw new AgentGuardError('invalid_input', `the helpers folder \`${dir}\` does not exist`);
   for (const name of (await readdir(dir, { recursive: true })).filter((file) => file.endsWith('.ts')).sort()) {
-    helpers.set(relative(packDir, join(packDir, 'guards', 'lib', name)), await readFile(join(dir, name), 'utf8'));
+    helpers.set(`guards/lib/${name.replaceAll('\\', '/')}`, await readFile(join(dir, name), 'utf8'));
   }
   return helpers;
 }
@@ -171,7 +173,7 @@ async function generate(
     tools,
     specs,
     archived,
-    helpers: await readHelpers(options.helpers, options.out),
+    helpers: await readHelpers(options.helpers),
     model,
     budget,
     sandbox: new IsolateSandbox(),

@@ -163,6 +163,59 @@ describe('agentguard compile', () => {
     assert.equal(replayed.status, 0, replayed.stderr);
     assert.deepEqual(await packDifferences(out, again), []);
   });
+  it('saves the last answer of a step that never gets a valid one, and exits 1', async () => {
+    const broken = createServer((_request, response) => {
+      response.setHeader('content-type', 'application/json');
+      response.end(
+        JSON.stringify({
+          id: 'c',
+          object: 'chat.completion',
+          created: 0,
+          model: 'm',
+          choices: [
+            { index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'I cannot answer in JSON.' } },
+          ],
+          usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+        }),
+      );
+    });
+    await new Promise<void>((resolve) => broken.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(broken.address() as AddressInfo).port}/v1`;
+      const out = join(work, 'failing');
+      const result = await new Promise<{ status: number | null; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, [
+          main,
+          'compile',
+          'map',
+          '--policy',
+          policy,
+          '--tools',
+          tools,
+          '--out',
+          out,
+          '--model',
+          'openai-compatible:m',
+          '--base-url',
+          url,
+        ]);
+        let stderr = '';
+        child.stderr.on('data', (chunk) => {
+          stderr += chunk;
+        });
+        child.on('close', (status) => resolve({ status, stderr }));
+      });
+      assert.equal(result.status, 1);
+      assert.match(result.stderr, /step `map\.create_policies@v1` got no valid answer/);
+      assert.equal(
+        await readFile(join(out, '.build', 'failed', 'map.create_policies@v1.txt'), 'utf8'),
+        'I cannot answer in JSON.',
+      );
+      assert.match(result.stderr, /map\.create_policies@v1\s+3 calls \(2 retried\)/);
+    } finally {
+      broken.close();
+    }
+  });
   it('says what is missing when no model is given, and exits 1', () => {
     const result = spawnSync(
       process.execPath,

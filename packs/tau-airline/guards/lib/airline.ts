@@ -168,8 +168,7 @@ export async function resolveLegs(
 
 /** Whether the user said `text` (case-insensitive) anywhere in the conversation. */
 export function userMentioned(context: GuardContext, text: string): boolean {
-  const needle = text.toLowerCase();
-  return context.conversation.userTexts().some((said) => said.toLowerCase().includes(needle));
+  return userSaid(context).includes(text.toLowerCase());
 }
 
 /** What a confirmation must be about: words that name the action, and details of the call. */

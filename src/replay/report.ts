@@ -18,7 +18,14 @@ export interface ReplaySummary {
   /** Trajectories with at least one write call not allowed. */
   trajectoriesAffected: number;
   latencyUs: { all: { p50: number; p99: number }; writes: { p50: number; p99: number } };
-  faithfulness: { compared: number; same: number; addressRename: number; different: number };
+  faithfulness: {
+    compared: number;
+    same: number;
+    addressRename: number;
+    different: number;
+    /** Every call whose recomputed result differs from the recorded one, and how. */
+    mismatches: { trajectory: string; message_index: number; call_index: number; tool: string; kind: string }[];
+  };
 }
 
 /**
@@ -67,6 +74,13 @@ export function summarize(result: ReplayResult, writeTools: ReadonlySet<string>)
       same: result.compared - result.mismatches.length,
       addressRename: renames,
       different: result.mismatches.length - renames,
+      mismatches: result.mismatches.map(({ trajectory, message_index, call_index, tool, kind }) => ({
+        trajectory,
+        message_index,
+        call_index,
+        tool,
+        kind,
+      })),
     },
   };
 }
@@ -91,6 +105,13 @@ export function formatSummary(summary: ReplaySummary, result: ReplayResult): str
     '',
     `faithfulness: ${compared} recorded results compared, ${same} reproduced, ${addressRename} differ only by the known address rename (province → state), ${different} differ otherwise`,
   );
+  const renamed = result.mismatches.filter((item) => item.kind === 'address_rename');
+  if (renamed.length > 0) {
+    const places = renamed.map((item) => `${item.trajectory}@${item.message_index}`);
+    lines.push(
+      `  address rename in: ${places.slice(0, 12).join(', ')}${places.length > 12 ? `, and ${places.length - 12} more (agentguard replay --json lists them all)` : ''}`,
+    );
+  }
   for (const mismatch of result.mismatches.filter((item) => item.kind === 'different')) {
     lines.push(
       `  ${mismatch.trajectory} message ${mismatch.message_index} call ${mismatch.call_index} ${mismatch.tool}`,

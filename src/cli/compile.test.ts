@@ -2,14 +2,13 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { packDifferences } from '../../scripts/rebuild-tau-airline.ts';
 import { mapScript } from '../compiler/shop-fixture.ts';
+import { type FakeOpenAIServer, startFakeOpenAIServer } from '../llm/fake-openai-server.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const main = join(root, 'src/cli/main.ts');
@@ -46,6 +45,18 @@ await writeFile(
   ]),
 );
 
+/** Runs the CLI without blocking this process, which also serves the fake model. */
+function runCli(args: readonly string[]): Promise<{ status: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [main, ...args]);
+    let stderr = '';
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.on('close', (status) => resolve({ status, stderr }));
+  });
+}
+
 /** Answers like a model would, from the request: the mapper's script in order, then generic generator answers. */
 function answerFor(system: string, prompt: string, mapAnswers: string[]): string {
   if (system.startsWith('You plan guard code')) return JSON.stringify({ lookups: ['get_order'], reason: 'the total' });
@@ -67,27 +78,13 @@ function answerFor(system: string, prompt: string, mapAnswers: string[]): string
 
 describe('agentguard compile', () => {
   const mapAnswers = [...mapScript];
-  const server = createServer(async (request, response) => {
-    let text = '';
-    for await (const chunk of request) text += chunk;
-    const messages = (JSON.parse(text) as { messages: { role: string; content: string }[] }).messages;
-    const content = answerFor(messages[0]?.content ?? '', messages[1]?.content ?? '', mapAnswers);
-    response.setHeader('content-type', 'application/json');
-    response.end(
-      JSON.stringify({
-        id: 'c',
-        object: 'chat.completion',
-        created: 0,
-        model: 'm',
-        choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content } }],
-        usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 },
-      }),
-    );
-  });
+  let server: FakeOpenAIServer;
   let baseUrl = '';
   before(async () => {
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+    server = await startFakeOpenAIServer((messages) =>
+      answerFor(messages[0]?.content ?? '', messages[1]?.content ?? '', mapAnswers),
+    );
+    baseUrl = server.baseUrl;
   });
   after(() => server.close());
 
@@ -108,24 +105,16 @@ describe('agentguard compile', () => {
       '--read-only',
       'get_order',
     ];
-    const built = await new Promise<{ status: number | null; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, [
-        main,
-        ...args,
-        '--toolguard',
-        '--model',
-        'openai-compatible:m',
-        '--base-url',
-        baseUrl,
-        '--record',
-        recording,
-      ]);
-      let stderr = '';
-      child.stderr.on('data', (chunk) => {
-        stderr += chunk;
-      });
-      child.on('close', (status) => resolve({ status, stderr }));
-    });
+    const built = await runCli([
+      ...args,
+      '--toolguard',
+      '--model',
+      'openai-compatible:m',
+      '--base-url',
+      baseUrl,
+      '--record',
+      recording,
+    ]);
     assert.equal(built.status, 0, built.stderr);
     assert.match(built.stderr, /\[map\] refund_order: create policies/);
     assert.match(built.stderr, /\[generate\] refund_order refund_order\.refund_limit: enforced/);
@@ -164,47 +153,24 @@ describe('agentguard compile', () => {
     assert.deepEqual(await packDifferences(out, again), []);
   });
   it('saves the last answer of a step that never gets a valid one, and exits 1', async () => {
-    const broken = createServer((_request, response) => {
-      response.setHeader('content-type', 'application/json');
-      response.end(
-        JSON.stringify({
-          id: 'c',
-          object: 'chat.completion',
-          created: 0,
-          model: 'm',
-          choices: [
-            { index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'I cannot answer in JSON.' } },
-          ],
-          usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
-        }),
-      );
-    });
-    await new Promise<void>((resolve) => broken.listen(0, '127.0.0.1', resolve));
+    const broken = await startFakeOpenAIServer(() => 'I cannot answer in JSON.');
     try {
-      const url = `http://127.0.0.1:${(broken.address() as AddressInfo).port}/v1`;
+      const url = broken.baseUrl;
       const out = join(work, 'failing');
-      const result = await new Promise<{ status: number | null; stderr: string }>((resolve) => {
-        const child = spawn(process.execPath, [
-          main,
-          'compile',
-          'map',
-          '--policy',
-          policy,
-          '--tools',
-          tools,
-          '--out',
-          out,
-          '--model',
-          'openai-compatible:m',
-          '--base-url',
-          url,
-        ]);
-        let stderr = '';
-        child.stderr.on('data', (chunk) => {
-          stderr += chunk;
-        });
-        child.on('close', (status) => resolve({ status, stderr }));
-      });
+      const result = await runCli([
+        'compile',
+        'map',
+        '--policy',
+        policy,
+        '--tools',
+        tools,
+        '--out',
+        out,
+        '--model',
+        'openai-compatible:m',
+        '--base-url',
+        url,
+      ]);
       assert.equal(result.status, 1);
       assert.match(result.stderr, /step `map\.create_policies@v1` got no valid answer/);
       assert.equal(
@@ -213,7 +179,7 @@ describe('agentguard compile', () => {
       );
       assert.match(result.stderr, /map\.create_policies@v1\s+3 calls \(2 retried\)/);
     } finally {
-      broken.close();
+      await broken.close();
     }
   });
   it('says what is missing when no model is given, and exits 1', () => {

@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { packDifferences } from '../../scripts/rebuild-tau-airline.ts';
 import { buildTauAirline, packDir, recordingFile } from '../../scripts/tau-airline-build.ts';
 import { ReplayModel, readCassette } from '../llm/cassette.ts';
+import { startFakeOpenAIServer } from '../llm/fake-openai-server.ts';
 import { createLanguageModel } from '../llm/providers.ts';
 import { ScriptedModel } from '../llm/scripted-model.ts';
 import { loadPack } from '../pack/load-pack.ts';
@@ -94,27 +93,9 @@ describe('building the airline pack through the generator', () => {
     );
 
     const answers = answersWithFaults();
-    const server = createServer(async (request, response) => {
-      for await (const _ of request) {
-        // The request body is not needed: the script answers in order.
-      }
-      response.setHeader('content-type', 'application/json');
-      response.end(
-        JSON.stringify({
-          id: 'chatcmpl',
-          object: 'chat.completion',
-          created: 0,
-          model: 'scripted',
-          choices: [
-            { index: 0, finish_reason: 'stop', message: { role: 'assistant', content: answers.shift() ?? '' } },
-          ],
-          usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
-        }),
-      );
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const server = await startFakeOpenAIServer(() => answers.shift() ?? '');
     try {
-      const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+      const baseUrl = server.baseUrl;
       const overHttp = await temporary();
       await buildTauAirline(
         overHttp,
@@ -123,7 +104,7 @@ describe('building the airline pack through the generator', () => {
       );
       assert.deepEqual(await packDifferences(scripted, overHttp), []);
     } finally {
-      server.close();
+      await server.close();
     }
   });
 });

@@ -17,6 +17,7 @@ import { describe, it } from 'node:test';
 import { z } from 'zod';
 import { Conversation, type Message } from '../model/conversation.ts';
 
+export { type FakeOpenAIServer, startFakeOpenAIServer } from '../llm/fake-openai-server.ts';
 export { type ScriptedAnswer, ScriptedModel } from '../llm/scripted-model.ts';
 
 import type { GuardContext, ToolInvoker } from '../model/guard-context.ts';

@@ -152,37 +152,35 @@ describe('agentguard guard-agent check', () => {
       permissions: { patient: ['uniquepid', 'gender'] },
       schema: { patient: ['uniquepid', 'gender', 'age'] },
     });
-    const denied = cli(
-      'guard-agent',
-      'check',
-      '--request',
-      request,
-      '--spec',
-      spec,
-      '--input',
-      input,
-      '--output',
-      await file('out1.json', { query: 'SELECT age FROM patient' }),
-      '--compiled',
-      'packs/sql-access-control',
-    );
+    const check = async (name: string, query: string, ...extra: string[]) =>
+      cli(
+        'guard-agent',
+        'check',
+        '--request',
+        request,
+        '--spec',
+        spec,
+        '--input',
+        input,
+        '--output',
+        await file(name, { query }),
+        '--compiled',
+        'packs/sql-access-control',
+        ...extra,
+      );
+    const denied = await check('out1.json', 'SELECT age FROM patient');
     assert.equal(denied.status, 2, denied.stderr);
     assert.deepEqual(JSON.parse(denied.stdout).reasons, [{ kind: 'access', table: 'patient', columns: ['age'] }]);
-    const granted = cli(
-      'guard-agent',
-      'check',
-      '--request',
-      request,
-      '--spec',
-      spec,
-      '--input',
-      input,
-      '--output',
-      await file('out2.json', { query: 'SELECT gender FROM patient' }),
-      '--compiled',
-      'packs/sql-access-control',
-    );
+    const granted = await check('out2.json', 'SELECT gender FROM patient');
     assert.equal(granted.status, 0, granted.stderr);
+    const seeded = await check(
+      'out3.json',
+      'SELECT gender FROM patient',
+      '--seed',
+      await file('seed.json', [{ label: 2 }]),
+    );
+    assert.equal(seeded.status, 1);
+    assert.match(seeded.stderr, /seed\.json.*\$\[0\]\.request/);
   });
   it('says so when the program abstains and no model is given', async () => {
     const text = await file('t.txt', 'x');

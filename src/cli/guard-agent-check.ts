@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { AgentGuardError } from '../errors.ts';
 import { compileGuardProgram } from '../guard-agent/compile-program.ts';
 import { GuardAgent } from '../guard-agent/guard-agent.ts';
-import { DemonstrationMemory } from '../guard-agent/memory.ts';
+import { DemonstrationMemory, taskValue } from '../guard-agent/memory.ts';
 import { loadProgramPack } from '../guard-agent/program-pack.ts';
 import { loadPostgresParser } from '../guard-agent/toolbox/postgres-parser.ts';
 import { createToolbox } from '../guard-agent/toolbox/toolbox.ts';
@@ -12,14 +12,7 @@ import type { LanguageModel } from '../llm/language-model.ts';
 import { createLanguageModel } from '../llm/providers.ts';
 
 /** Reads a file as JSON when it is JSON, else as text. */
-async function readValue(file: string): Promise<unknown> {
-  const text = await readFile(file, 'utf8');
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
+const readValue = async (file: string) => taskValue(await readFile(file, 'utf8'));
 
 /** A model that is never asked: a compiled program must decide. */
 const noModel: LanguageModel = {
@@ -84,13 +77,11 @@ export async function guardAgentCheckCommand(options: {
   replay?: string;
   compiled?: string;
   memory?: string;
+  seed?: string;
 }): Promise<void> {
   await loadPostgresParser();
-  let model = noModel;
-  if (options.replay !== undefined) model = new ReplayModel(await readCassette(options.replay));
-  else if (options.model !== undefined)
-    model = createLanguageModel(options.model, options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl });
-  const memory = DemonstrationMemory.open(options.memory ?? ':memory:');
+  const model = await modelFor(options);
+  const memory = await memoryFor(options);
   try {
     const agent = new GuardAgent({
       model,

@@ -4,7 +4,7 @@ import { askStep, type StepRunner } from '../compiler/ask-step.ts';
 import type { Budget } from '../llm/budget.ts';
 import type { LanguageModel } from '../llm/language-model.ts';
 import { compilePrompt, compileRepairPrompt } from './compile-prompts.ts';
-import type { DemonstrationMemory } from './memory.ts';
+import { type DemonstrationMemory, taskValue } from './memory.ts';
 import { runProgramCode } from './program-pack.ts';
 import { staticCheck } from './static-check.ts';
 import { codeToolbox, describeToolbox } from './toolbox/code-toolbox.ts';
@@ -20,14 +20,6 @@ export interface CompiledProgram {
   /** What the last program got wrong, when failing. */
   failures: string[];
 }
-
-const parse = (text: string): unknown => {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-};
 
 /**
  * Compiled mode of the guard agent: asks the model once for a program over (input, output), tests it in the isolate
@@ -64,7 +56,7 @@ export async function compileGuardProgram(options: {
     for (const [index, item] of demonstrations.entries()) {
       const decision = await runProgramCode(
         code,
-        { input: parse(item.input), output: parse(item.output) },
+        { input: taskValue(item.input), output: taskValue(item.output) },
         options.toolbox,
       );
       const got =
@@ -96,8 +88,8 @@ export async function compileGuardProgram(options: {
   await mkdir(options.out, { recursive: true });
   await writeFile(join(options.out, 'program.ts'), code.endsWith('\n') ? code : `${code}\n`);
   const examples = demonstrations.map((item) => ({
-    input: parse(item.input),
-    output: parse(item.output),
+    input: taskValue(item.input),
+    output: taskValue(item.output),
     label: item.label,
   }));
   await writeFile(join(options.out, 'demonstrations.json'), `${JSON.stringify(examples, null, 2)}\n`);

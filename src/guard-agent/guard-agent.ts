@@ -4,7 +4,7 @@ import type { LanguageModel } from '../llm/language-model.ts';
 import { runIsolated } from '../sandbox/run-function.ts';
 import { codePrompt, debugPrompt, planPrompt } from './agent-prompts.ts';
 import type { GuardDecision, GuardReason } from './guard-program.ts';
-import type { DemonstrationMemory } from './memory.ts';
+import { type DemonstrationMemory, taskText } from './memory.ts';
 import type { ProgramPack } from './program-pack.ts';
 import { staticCheck } from './static-check.ts';
 import { codeToolbox, describeToolbox, type ToolboxFunction } from './toolbox/code-toolbox.ts';
@@ -45,8 +45,6 @@ export interface GuardAgentOptions {
   demonstrations?: number;
 }
 
-const text = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
-
 function decisionOf(value: unknown): { label: 0 | 1; reasons: GuardReason[] } | string {
   if (typeof value !== 'object' || value === null)
     return `guard returned ${JSON.stringify(value)}, expected { label, reasons }`;
@@ -85,8 +83,8 @@ export class GuardAgent {
     const runner: StepRunner = { model: this.options.model, budget: this.options.budget };
     const toolbox = describeToolbox(this.functions);
     const demonstrations = this.options.memory.retrieve(
-      text(query.input),
-      text(query.output),
+      taskText(query.input),
+      taskText(query.output),
       this.options.demonstrations ?? 3,
     );
     const context = { request: query.request, spec: query.spec, toolbox, demonstrations };
@@ -146,8 +144,8 @@ export class GuardAgent {
     if (result.decidedBy !== 'agent' || code === undefined) return;
     this.options.memory.add({
       request: query.request,
-      input: text(query.input),
-      output: text(query.output),
+      input: taskText(query.input),
+      output: taskText(query.output),
       plan: result.plan.join('\n'),
       code,
       label: result.label,

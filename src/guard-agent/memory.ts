@@ -71,6 +71,20 @@ interface Indexed {
   grams: Uint32Array;
 }
 
+/** How a task's input or output is stored and compared: text as is, anything else as JSON. */
+export function taskText(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** A stored input or output read back: JSON when it is JSON, else the text. */
+export function taskValue(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
 /** The text a task is compared by: its input and its output. */
 const keyOf = (input: string, output: string) => `${input}\n${output}`;
 

@@ -19,9 +19,6 @@ import { caseRunnerSource, contentHash, guardIndexSource, policyFile } from './p
 import type { PromptTemplate } from './prompt-template.ts';
 import type { GuardTypeChecker } from './type-checker.ts';
 
-/** A policy the mapper archived, or a state to keep, by policy id. */
-export type PolicyDecision = { state: 'archived'; reason: string };
-
 /** Everything the generator needs. */
 export interface GenerateOptions {
   /** The pack folder to write (created if needed; regenerated in place if it holds a pack). */
@@ -57,17 +54,7 @@ export interface GenerateOptions {
 export interface GenerateEvent {
   tool: string;
   policy: string;
-  step:
-    | 'unchanged'
-    | 'kept'
-    | 'lookups'
-    | 'test_case'
-    | 'implementation'
-    | 'type_check'
-    | 'tests'
-    | 'repair'
-    | 'enforced'
-    | 'not_enforced';
+  step: 'unchanged' | 'kept' | 'lookups' | 'test_case' | 'implementation' | 'repair' | 'enforced' | 'not_enforced';
   detail?: string;
 }
 

@@ -1,7 +1,7 @@
 import type { GuardContext } from '../model/guard-context.ts';
 import type { ToolCall } from '../model/tool-call.ts';
 import type { LoadedTool } from '../pack/load-pack.ts';
-import { evaluateChecks, type PolicyOutcome } from './policy-check.ts';
+import { type CheckToRun, evaluateChecks, type PolicyOutcome } from './policy-check.ts';
 
 /**
  * Where guard code runs. Both executors evaluate the given enforced policies and never throw.
@@ -22,6 +22,25 @@ export interface GuardExecutor {
  * budget; a synchronous endless loop cannot be, which is why only reviewed code runs here.
  */
 export class InProcessExecutor implements GuardExecutor {
+  /** Each tool's checks by policy id, looked up once. */
+  private readonly checks = new WeakMap<LoadedTool, Map<string, CheckToRun>>();
+
+  private checksOf(tool: LoadedTool): Map<string, CheckToRun> {
+    let checks = this.checks.get(tool);
+    if (checks === undefined) {
+      checks = new Map(
+        tool.policies.map((policy) => [
+          policy.spec.id,
+          policy.missingReason === undefined
+            ? { policy: policy.spec.id, check: policy.check }
+            : { policy: policy.spec.id, check: policy.check, missingReason: policy.missingReason },
+        ]),
+      );
+      this.checks.set(tool, checks);
+    }
+    return checks;
+  }
+
   evaluate(
     tool: LoadedTool,
     policies: readonly string[],
@@ -29,12 +48,8 @@ export class InProcessExecutor implements GuardExecutor {
     context: GuardContext,
     timeoutMs: number,
   ): Promise<PolicyOutcome[]> {
-    const checks = policies.map((id) => {
-      const policy = tool.policies.find((candidate) => candidate.spec.id === id);
-      return policy?.missingReason === undefined
-        ? { policy: id, check: policy?.check }
-        : { policy: id, check: policy.check, missingReason: policy.missingReason };
-    });
+    const known = this.checksOf(tool);
+    const checks = policies.map((id) => known.get(id) ?? { policy: id, check: undefined });
     return evaluateChecks(checks, call.arguments, context, call, timeoutMs);
   }
 

@@ -2,7 +2,7 @@ import { AgentGuardError } from '../errors.ts';
 import type { GuardContext, ToolInvoker } from '../model/guard-context.ts';
 import type { ToolCall } from '../model/tool-call.ts';
 import type { Decision, Diagnostics, FaultKind, Verdict, Violation } from '../model/verdict.ts';
-import type { GuardPack, LoadedTool } from '../pack/load-pack.ts';
+import type { GuardPack, LoadedPolicy, LoadedTool } from '../pack/load-pack.ts';
 import { type GuardExecutor, InProcessExecutor } from './executor.ts';
 import type { PolicyOutcome } from './policy-check.ts';
 import { WorkerExecutor } from './worker-executor.ts';
@@ -26,9 +26,28 @@ interface Route {
   tool: LoadedTool;
   executor: GuardExecutor;
   lookups: ReadonlySet<string>;
+  /** The ids of the tool's enforced policies. */
+  enforced: readonly string[];
+  /** What its not-enforced policies add to every verdict under the runtime's default. */
+  notEnforced: readonly Violation[];
 }
 
 const rank: Record<Decision, number> = { allow: 0, ask: 1, deny: 2 };
+
+/** The violation a policy without a working guard adds to every verdict of its tool; none for any other policy. */
+function notEnforcedViolation(policy: LoadedPolicy, effect: Decision): Violation[] {
+  if (policy.entry.state !== 'not_enforced') return [];
+  return [
+    {
+      policy: policy.spec.id,
+      name: policy.spec.name,
+      message: `the policy has no working guard (${policy.entry.reason})`,
+      references: policy.spec.references,
+      effect: effect === 'ask' ? 'ask' : 'deny',
+      fault: 'not_enforced',
+    },
+  ];
+}
 
 function runtimeViolation(fault: FaultKind, message: string, effect: Decision): Violation {
   return {
@@ -79,7 +98,17 @@ export class GuardRuntime {
             `tool \`${name}\` is guarded by two packs: \`${taken.pack.manifest.domain}\` and \`${pack.manifest.domain}\``,
           );
         }
-        this.routes.set(name, { pack, tool, executor, lookups });
+        this.routes.set(name, {
+          pack,
+          tool,
+          executor,
+          lookups,
+          enforced: tool.policies.filter((policy) => policy.entry.state === 'enforced').map((policy) => policy.spec.id),
+          notEnforced:
+            this.options.notEnforced === 'allow'
+              ? []
+              : tool.policies.flatMap((policy) => notEnforcedViolation(policy, this.options.notEnforced)),
+        });
       }
     }
   }
@@ -110,20 +139,9 @@ export class GuardRuntime {
       );
       return this.verdict(call, violations, { policies: evaluated, errors, durationUs: 0 }, started);
     }
-    const enforced: string[] = [];
-    for (const policy of route.tool.policies) {
-      if (policy.entry.state === 'enforced') enforced.push(policy.spec.id);
-      else if (policy.entry.state === 'not_enforced' && this.options.notEnforced !== 'allow') {
-        violations.push({
-          policy: policy.spec.id,
-          name: policy.spec.name,
-          message: `the policy has no working guard (${policy.entry.reason})`,
-          references: policy.spec.references,
-          effect: this.options.notEnforced === 'ask' ? 'ask' : 'deny',
-          fault: 'not_enforced',
-        });
-      }
-    }
+    const enforced = route.enforced;
+    // Copies: a verdict is the caller's to keep or change.
+    for (const violation of route.notEnforced) violations.push({ ...violation });
     if (enforced.length > 0) {
       const guarded: GuardContext = {
         conversation: context.conversation,

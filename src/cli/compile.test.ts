@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { packDifferences } from '../../scripts/rebuild-tau-airline.ts';
-import { mapScript } from '../compiler/shop-fixture.ts';
+import { mapScript, shopTools } from '../compiler/shop-fixture.ts';
 import { type FakeOpenAIServer, startFakeOpenAIServer } from '../llm/fake-openai-server.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -19,30 +19,15 @@ await writeFile(
   policy,
   '# Shop policy\n\nRefunds cannot exceed the order total. Refund only what the user asked for.\n\n- Always be polite to customers.\n',
 );
+// The shop's tools as an OpenAI tools list, which has no read-only flag: the commands take `--read-only`.
 await writeFile(
   tools,
-  JSON.stringify([
-    {
+  JSON.stringify(
+    shopTools.map(({ name, description, parameters }) => ({
       type: 'function',
-      function: {
-        name: 'get_order',
-        description: 'Get an order.',
-        parameters: { type: 'object', properties: { order_id: { type: 'string' } }, required: ['order_id'] },
-      },
-    },
-    {
-      type: 'function',
-      function: {
-        name: 'refund_order',
-        description: 'Refund.',
-        parameters: {
-          type: 'object',
-          properties: { order_id: { type: 'string' }, amount: { type: 'number' } },
-          required: ['order_id', 'amount'],
-        },
-      },
-    },
-  ]),
+      function: { name, description, parameters },
+    })),
+  ),
 );
 
 /** Runs the CLI without blocking this process, which also serves the fake model. */
@@ -91,7 +76,7 @@ describe('agentguard compile', () => {
   it('builds a pack against an OpenAI-compatible server, records it, and rebuilds it from the recording', async () => {
     const out = join(work, 'shop');
     const recording = join(work, 'shop.recording.json');
-    const args = [
+    const build = (dir: string) => [
       'compile',
       'build',
       '--policy',
@@ -99,15 +84,15 @@ describe('agentguard compile', () => {
       '--tools',
       tools,
       '--out',
-      out,
+      dir,
       '--domain',
       'shop',
       '--read-only',
       'get_order',
+      '--toolguard',
     ];
     const built = await runCli([
-      ...args,
-      '--toolguard',
+      ...build(out),
       '--model',
       'openai-compatible:m',
       '--base-url',
@@ -132,23 +117,7 @@ describe('agentguard compile', () => {
       [true, false, false, true],
     );
     const again = join(work, 'shop-again');
-    const replayed = spawnSync(
-      process.execPath,
-      [
-        main,
-        ...args.slice(0, 6),
-        '--out',
-        again,
-        '--domain',
-        'shop',
-        '--read-only',
-        'get_order',
-        '--toolguard',
-        '--replay',
-        recording,
-      ],
-      { encoding: 'utf8' },
-    );
+    const replayed = await runCli([...build(again), '--replay', recording]);
     assert.equal(replayed.status, 0, replayed.stderr);
     assert.deepEqual(await packDifferences(out, again), []);
   });

@@ -23,6 +23,20 @@ const noModel: LanguageModel = {
     ),
 };
 
+/** What both guard-agent commands take: the request, the agent's spec, the model and the memory. */
+interface GuardAgentOptions {
+  request: string;
+  spec: string;
+  model?: string;
+  baseUrl?: string;
+  replay?: string;
+  memory?: string;
+  seed?: string;
+}
+
+/** The model budget of one command. */
+const commandBudget = () => new Budget({ maxCalls: 20, maxTokens: 1_000_000 });
+
 async function modelFor(options: { model?: string; baseUrl?: string; replay?: string }): Promise<LanguageModel> {
   if (options.replay !== undefined) return new ReplayModel(await readCassette(options.replay));
   if (options.model !== undefined)
@@ -37,16 +51,7 @@ async function memoryFor(options: { memory?: string; seed?: string }): Promise<D
 }
 
 /** `agentguard guard-agent compile`: a guard program for a request, tested on the memory's demonstrations. Exit 3 when it never passes. */
-export async function guardAgentCompileCommand(options: {
-  request: string;
-  spec: string;
-  out: string;
-  model?: string;
-  baseUrl?: string;
-  replay?: string;
-  memory?: string;
-  seed?: string;
-}): Promise<void> {
+export async function guardAgentCompileCommand(options: GuardAgentOptions & { out: string }): Promise<void> {
   await loadPostgresParser();
   const memory = await memoryFor(options);
   try {
@@ -55,7 +60,7 @@ export async function guardAgentCompileCommand(options: {
       spec: await readFile(options.spec, 'utf8'),
       memory,
       model: await modelFor(options),
-      budget: new Budget({ maxCalls: 20, maxTokens: 1_000_000 }),
+      budget: commandBudget(),
       toolbox: createToolbox(),
       out: options.out,
     });
@@ -67,25 +72,16 @@ export async function guardAgentCompileCommand(options: {
 }
 
 /** `agentguard guard-agent check`. Exit code 0 granted, 2 denied. */
-export async function guardAgentCheckCommand(options: {
-  request: string;
-  spec: string;
-  input: string;
-  output: string;
-  model?: string;
-  baseUrl?: string;
-  replay?: string;
-  compiled?: string;
-  memory?: string;
-  seed?: string;
-}): Promise<void> {
+export async function guardAgentCheckCommand(
+  options: GuardAgentOptions & { input: string; output: string; compiled?: string },
+): Promise<void> {
   await loadPostgresParser();
   const model = await modelFor(options);
   const memory = await memoryFor(options);
   try {
     const agent = new GuardAgent({
       model,
-      budget: new Budget({ maxCalls: 20, maxTokens: 1_000_000 }),
+      budget: commandBudget(),
       toolbox: createToolbox(),
       memory,
       ...(options.compiled === undefined ? {} : { compiled: await loadProgramPack(options.compiled) }),

@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import { AgentGuardError } from '../errors.ts';
 import { writeAtomically } from '../files.ts';
 import { evaluateEicuAc, readEicuAc } from '../guard-agent/eval/eicu-ac.ts';
@@ -6,8 +5,9 @@ import { evaluateSpiderAc, readSpiderAc } from '../guard-agent/eval/spider-ac.ts
 import { loadProgramPack, requireProgram } from '../guard-agent/program-pack.ts';
 import { loadPostgresParser } from '../guard-agent/toolbox/postgres-parser.ts';
 import { createToolbox } from '../guard-agent/toolbox/toolbox.ts';
+import { packagePath } from '../package-root.ts';
 
-const defaultPack = fileURLToPath(new URL('../../packs/sql-access-control/', import.meta.url));
+const defaultPack = packagePath('packs/sql-access-control');
 const figure = (value: number) => value.toFixed(4);
 
 /** `agentguard eval guard-agent`: a compiled guard program on an access-control dataset. */

@@ -1,14 +1,12 @@
-import { fileURLToPath } from 'node:url';
 import { AgentGuardError } from '../errors.ts';
 import { writeAtomically } from '../files.ts';
 import { loadPack } from '../pack/load-pack.ts';
+import { packagePath } from '../package-root.ts';
 import { environmentFor } from '../replay/environment.ts';
 import { replay } from '../replay/replay.ts';
 import { formatSummary, summarize } from '../replay/report.ts';
 import { readTrajectories } from '../replay/trajectories.ts';
 import { GuardRuntime } from '../runtime/guard-runtime.ts';
-
-const root = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
 
 async function run(options: { pack: string; trajectories: string; out?: string; json?: boolean }): Promise<void> {
   const pack = await loadPack(options.pack);
@@ -50,8 +48,8 @@ export async function startCommand(options: { out?: string }) {
     'agentguard: replaying 200 recorded GPT-4o runs of tau-bench airline through the reviewed airline guard pack\n\n',
   );
   await run({
-    pack: root('packs/tau-airline'),
-    trajectories: root('data/tau-airline/trajectories-gpt-4o.json'),
+    pack: packagePath('packs/tau-airline'),
+    trajectories: packagePath('data/tau-airline/trajectories-gpt-4o.json'),
     ...(options.out === undefined ? {} : { out: options.out }),
   });
 }

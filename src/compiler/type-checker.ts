@@ -2,8 +2,8 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
 const packRoot = '/__pack__/';
-const libraryEntry = fileURLToPath(new URL('../index.ts', import.meta.url));
-const testingEntry = fileURLToPath(new URL('../testing/index.ts', import.meta.url));
+const libraryEntry = fileURLToPath(new URL('../index', import.meta.url));
+const testingEntry = fileURLToPath(new URL('../testing/index', import.meta.url));
 
 const options: ts.CompilerOptions = {
   target: ts.ScriptTarget.ES2022,

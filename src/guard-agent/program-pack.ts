@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { InputError } from '../errors.ts';
 import { parseInput, parseJsonText } from '../model/parse-input.ts';
+import { loadTypeScriptFrom } from '../pack/typescript-loader.ts';
 import { runIsolated } from '../sandbox/run-function.ts';
 import type { GuardDecision, GuardProgram, GuardReason, GuardTask } from './guard-program.ts';
 import { codeToolbox } from './toolbox/code-toolbox.ts';
@@ -120,6 +121,7 @@ export async function loadProgramPack(dir: string): Promise<ProgramPack> {
       },
     };
   }
+  loadTypeScriptFrom(root);
   const module = (await import(pathToFileURL(join(root, manifest.program)).href)) as { program?: unknown };
   if (typeof module.program !== 'function') {
     throw new InputError(

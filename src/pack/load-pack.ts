@@ -15,6 +15,7 @@ import {
   toolPolicySpecSchema,
 } from './policy-spec.ts';
 import { type ToolSpec, toolSpecSchema } from './tool-spec.ts';
+import { loadTypeScriptFrom } from './typescript-loader.ts';
 
 /** A policy of a loaded pack: its spec, its state in the manifest, and its check when the guard code has one. */
 export interface LoadedPolicy {
@@ -166,6 +167,7 @@ export async function loadPack(dir: string, options: { importGuards?: boolean } 
       specs.set(spec.name, policySpec);
     }
     const guardFile = entry.guard === undefined ? undefined : join(root, entry.guard);
+    if (importGuards) loadTypeScriptFrom(root);
     const imported = guardFile !== undefined && importGuards ? await importGuard(guardFile) : {};
     const policies: LoadedPolicy[] = [];
     entry.policies.forEach((policyEntry, index) => {

@@ -1,9 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { ToolInvoker } from '../model/guard-context.ts';
 import { fromOpenAIChat } from '../model/openai-chat.ts';
-import { type GuardExecutor, InProcessExecutor } from '../runtime/executor.ts';
+import { executorFor, type GuardExecutor } from '../runtime/executor.ts';
 import type { PolicyOutcome } from '../runtime/policy-check.ts';
-import { WorkerExecutor } from '../runtime/worker-executor.ts';
 import type { GuardPack } from './load-pack.ts';
 import type { TestCase } from './test-case.ts';
 
@@ -55,7 +54,7 @@ export function caseInvoker(testCase: TestCase): ToolInvoker {
  * ```
  */
 export async function runCases(pack: GuardPack, cases: readonly TestCase[], timeoutMs = 1000): Promise<CaseResult[]> {
-  const executor: GuardExecutor = pack.manifest.reviewed ? new InProcessExecutor() : new WorkerExecutor();
+  const executor: GuardExecutor = executorFor(pack);
   const results: CaseResult[] = [];
   try {
     for (const testCase of cases) {

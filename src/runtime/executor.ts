@@ -1,7 +1,8 @@
 import type { GuardContext } from '../model/guard-context.ts';
 import type { ToolCall } from '../model/tool-call.ts';
-import type { LoadedTool } from '../pack/load-pack.ts';
+import type { GuardPack, LoadedTool } from '../pack/load-pack.ts';
 import { type CheckToRun, evaluateChecks, type PolicyOutcome } from './policy-check.ts';
+import { WorkerExecutor } from './worker-executor.ts';
 
 /**
  * Where guard code runs. Both executors evaluate the given enforced policies and never throw.
@@ -54,4 +55,16 @@ export class InProcessExecutor implements GuardExecutor {
   }
 
   async close(): Promise<void> {}
+}
+
+/**
+ * Where a pack's guard code runs: reviewed code in the current thread, any other in a worker.
+ *
+ * @example
+ * ```ts
+ * const executor = executorFor(await loadPack('packs/tau-airline'));
+ * ```
+ */
+export function executorFor(pack: GuardPack): GuardExecutor {
+  return pack.manifest.reviewed ? new InProcessExecutor() : new WorkerExecutor(pack.dir);
 }

@@ -3,9 +3,8 @@ import type { GuardContext, ToolInvoker } from '../model/guard-context.ts';
 import type { ToolCall } from '../model/tool-call.ts';
 import type { Decision, Diagnostics, FaultKind, Verdict, Violation } from '../model/verdict.ts';
 import type { GuardPack, LoadedPolicy, LoadedTool } from '../pack/load-pack.ts';
-import { type GuardExecutor, InProcessExecutor } from './executor.ts';
+import { executorFor, type GuardExecutor } from './executor.ts';
 import type { PolicyOutcome } from './policy-check.ts';
-import { WorkerExecutor } from './worker-executor.ts';
 
 /** How the runtime decides what no enforced policy decides. */
 export interface RuntimeOptions {
@@ -85,7 +84,7 @@ export class GuardRuntime {
       shadow: options.shadow ?? false,
     };
     for (const pack of packs) {
-      const executor = pack.manifest.reviewed ? new InProcessExecutor() : new WorkerExecutor();
+      const executor = executorFor(pack);
       this.executors.push(executor);
       const lookups = new Set(
         [...pack.tools.values()].filter((tool) => tool.spec.readOnly).map((tool) => tool.spec.name),

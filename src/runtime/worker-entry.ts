@@ -1,11 +1,13 @@
 import { pathToFileURL } from 'node:url';
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { Conversation } from '../model/conversation.ts';
+import { loadTypeScriptFrom } from '../pack/typescript-loader.ts';
 import { evaluateChecks, type GuardModule } from './policy-check.ts';
 import type { WorkerReply, WorkerRequest } from './worker-protocol.ts';
 
 const port = parentPort;
 if (port === null) throw new Error('worker-entry must run in a worker thread');
+loadTypeScriptFrom((workerData as { packDir: string }).packDir);
 
 const modules = new Map<string, Promise<GuardModule | string>>();
 const lookups = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();

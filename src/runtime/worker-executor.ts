@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import type { GuardContext } from '../model/guard-context.ts';
 import type { ToolCall } from '../model/tool-call.ts';
 import type { LoadedTool } from '../pack/load-pack.ts';
+import { moduleUrl } from '../package-root.ts';
 import type { GuardExecutor } from './executor.ts';
 import type { PolicyOutcome } from './policy-check.ts';
 import type { WorkerReply, WorkerRequest } from './worker-protocol.ts';
@@ -23,9 +24,16 @@ export class WorkerExecutor implements GuardExecutor {
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
 
+  /** The folder of the pack whose guard modules the worker imports. */
+  private readonly packDir: string;
+
+  constructor(packDir: string) {
+    this.packDir = packDir;
+  }
+
   private start(): Worker {
     if (this.worker !== undefined) return this.worker;
-    const worker = new Worker(new URL('./worker-entry.ts', import.meta.url));
+    const worker = new Worker(moduleUrl(import.meta.url, './worker-entry'), { workerData: { packDir: this.packDir } });
     worker.unref();
     worker.on('message', (reply: WorkerReply) => this.onReply(worker, reply));
     worker.on('error', (error) => this.failAll(worker, `the guard worker failed: ${error.message}`));

@@ -1,24 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { posix } from 'node:path';
 import ivm from 'isolated-vm';
-import ts from 'typescript';
+import { stripTypes } from '../pack/strip-types.ts';
+import { moduleUrl } from '../package-root.ts';
 import { outcomeOf, type PolicyOutcome } from '../runtime/policy-check.ts';
 import type { Sandbox, SandboxRun } from './sandbox.ts';
 
-/** Types are stripped with the TypeScript compiler: type-only imports go, everything else stays as written. */
-const compilerOptions: ts.CompilerOptions = {
-  module: ts.ModuleKind.ESNext,
-  target: ts.ScriptTarget.ES2022,
-  verbatimModuleSyntax: true,
-  allowImportingTsExtensions: true,
-};
+const library = (path: string) => readFileSync(moduleUrl(import.meta.url, `../${path}`), 'utf8');
 
-const library = (path: string) => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8');
-
-/** The parts of agentguard guard code may use at run time, loaded into each isolate. */
+/** The parts of agentguard guard code may use at run time, loaded into each isolate; keyed without extension. */
 const libraryFiles = new Map([
-  ['/agentguard/model/conversation.ts', library('model/conversation.ts')],
-  ['/agentguard/dialogue/affirmation.ts', library('dialogue/affirmation.ts')],
+  ['/agentguard/model/conversation', library('model/conversation')],
+  ['/agentguard/dialogue/affirmation', library('dialogue/affirmation')],
 ]);
 
 const harness = `
@@ -84,7 +77,7 @@ export class IsolateSandbox implements Sandbox {
       const compile = async (path: string, source: string) => {
         let module = cache.get(path);
         if (module === undefined) {
-          const code = path.endsWith('.ts') ? ts.transpileModule(source, { compilerOptions }).outputText : source;
+          const code = path.endsWith('.ts') ? stripTypes(source) : source;
           module = await isolate.compileModule(code, { filename: `file://${path}` });
           cache.set(path, module);
           paths.set(module, path);
@@ -103,7 +96,7 @@ export class IsolateSandbox implements Sandbox {
           target === undefined
             ? undefined
             : target.startsWith('/agentguard/')
-              ? libraryFiles.get(target)
+              ? libraryFiles.get(target.replace(/\.[jt]s$/, ''))
               : run.files.get(posix.relative('/pack', target));
         if (target === undefined || source === undefined) {
           throw new Error(`\`${specifier}\` cannot be imported: guard code may import only files of its own pack`);

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import type { AirlineData, Flight, Reservation, User } from '../../../packs/tau-airline/guards/lib/records.ts';
+import { packagePath } from '../../package-root.ts';
 
 /** Folder of the tau-bench airline data shipped with agentguard. */
-export const airlineDataDir = fileURLToPath(new URL('../../../data/tau-airline/', import.meta.url));
+export const airlineDataDir = packagePath('data/tau-airline');
 
 function deepFreeze<Value>(value: Value): Value {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {

@@ -1,0 +1,304 @@
+/**
+ * The package as a user meets it: `npm pack` (which builds `dist/`), then a fresh project installs the tarball beside
+ * the agent frameworks and uses every entry point from JavaScript, type-checks against them under `nodenext`, loads
+ * the shipped packs and a pack published as its own npm package from inside `node_modules`, and runs the CLI.
+ * Run: `npm run test:package` (it reaches only the npm registry, for the frameworks).
+ */
+import assert from 'node:assert/strict';
+import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const repoPackage = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as {
+  exports: Record<string, unknown>;
+  devDependencies: Record<string, string>;
+  dependencies: Record<string, string>;
+};
+const frameworks = ['ai', '@openai/agents', 'langchain', '@langchain/core'];
+const versionOf = (name: string) => repoPackage.devDependencies[name] ?? repoPackage.dependencies[name] ?? 'latest';
+
+let work = '';
+let project = '';
+const installed = () => join(project, 'node_modules', 'agentguard');
+
+function run(command: string, args: readonly string[], cwd: string): SpawnSyncReturns<string> {
+  return spawnSync(command, args, { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: process.env });
+}
+
+function npm(args: readonly string[], cwd: string): string {
+  const result = run('npm', args, cwd);
+  assert.equal(result.status, 0, `npm ${args.join(' ')} failed:\n${result.stderr}`);
+  return result.stdout;
+}
+
+/** Runs a file or the CLI of the installed package with this Node, in the fresh project. */
+function node(args: readonly string[]): SpawnSyncReturns<string> {
+  return run(process.execPath, args, project);
+}
+
+const cli = (...args: string[]) => node([join(project, 'node_modules', '.bin', 'agentguard'), ...args]);
+
+before(async () => {
+  work = await mkdtemp(join(tmpdir(), 'agentguard-package-'));
+  project = join(work, 'project');
+  const tarball = npm(['pack', '--silent', '--pack-destination', work], root).trim().split('\n').at(-1) ?? '';
+  await mkdir(project);
+  await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'fresh', private: true, type: 'module' }));
+  npm(
+    [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      '--prefer-offline',
+      join(work, tarball),
+      ...[...frameworks, 'typescript', '@types/node'].map((name) => `${name}@${versionOf(name)}`),
+    ],
+    project,
+  );
+});
+
+after(async () => {
+  if (work !== '') await rm(work, { recursive: true, force: true });
+});
+
+describe('the installed package', () => {
+  it('imports every entry point from ESM JavaScript, and the root entry loads no framework', async () => {
+    const entries = Object.keys(repoPackage.exports).filter((entry) => entry !== './package.json');
+    const specifiers = entries.map((entry) => `agentguard${entry.slice(1)}`);
+    await writeFile(
+      join(project, 'entries.mjs'),
+      `import { registerHooks } from 'node:module';
+const loaded = new Set();
+registerHooks({ resolve(specifier, context, next) { const found = next(specifier, context); loaded.add(found.url); return found; } });
+const rootEntry = await import('agentguard');
+const frameworkUrls = [...loaded].filter((url) => /node_modules\\/(ai|@openai|langchain|@langchain)\\//.test(url));
+const names = {};
+for (const specifier of ${JSON.stringify(specifiers)}) names[specifier] = Object.keys(await import(specifier)).length;
+console.log(JSON.stringify({ root: Object.keys(rootEntry).length, frameworkUrls, names }));
+`,
+    );
+    const result = node(['entries.mjs']);
+    assert.equal(result.status, 0, result.stderr);
+    const report = JSON.parse(result.stdout) as { frameworkUrls: string[]; names: Record<string, number> };
+    assert.deepEqual(report.frameworkUrls, [], 'importing agentguard loaded a framework');
+    for (const specifier of specifiers) assert.ok((report.names[specifier] ?? 0) > 0, `${specifier} exports nothing`);
+  });
+
+  it('type-checks a strict TypeScript file under module and moduleResolution nodenext', async () => {
+    await writeFile(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'es2023',
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          strict: true,
+          noEmit: true,
+          types: ['node'],
+        },
+        files: ['usage.ts'],
+      }),
+    );
+    await writeFile(
+      join(project, 'usage.ts'),
+      `import { type Decision, feedbackFor, fromOpenAIChat, GuardRuntime, loadPack, type Verdict } from 'agentguard';
+import { mockInvoker } from 'agentguard/testing';
+
+const runtime = new GuardRuntime([await loadPack('node_modules/agentguard/packs/tau-airline')]);
+const verdict: Verdict = await runtime.check(
+  { id: 'call_1', name: 'cancel_reservation', arguments: { reservation_id: 'ZFA04Y' } },
+  { conversation: fromOpenAIChat([], 'c'), invoker: mockInvoker({}), now: new Date() },
+);
+const decision: Decision = verdict.decision;
+const text: string = feedbackFor(verdict);
+// @ts-expect-error a decision is one of three words, which proves the types resolved rather than fell back to any
+const wrong: Decision = 'maybe';
+export { decision, text, wrong };
+`,
+    );
+    const tsc = join(project, 'node_modules', 'typescript', 'bin', 'tsc');
+    const result = node([tsc, '-p', 'tsconfig.json']);
+    assert.equal(result.status, 0, `${result.stdout}${result.stderr}`);
+  });
+
+  it('the shipped airline pack decides from inside node_modules exactly as in the repository', async () => {
+    const trajectories = join(installed(), 'data', 'tau-airline', 'trajectories-gpt-4o.json');
+    const inPackage = cli(
+      'replay',
+      '--pack',
+      'node_modules/agentguard/packs/tau-airline',
+      '--trajectories',
+      trajectories,
+      '--out',
+      'verdicts.jsonl',
+    );
+    assert.equal(inPackage.status, 0, inPackage.stderr);
+    const inRepo = run(
+      process.execPath,
+      [
+        'src/cli/main.ts',
+        'replay',
+        '--pack',
+        'packs/tau-airline',
+        '--trajectories',
+        trajectories,
+        '--out',
+        join(work, 'repo-verdicts.jsonl'),
+      ],
+      root,
+    );
+    assert.equal(inRepo.status, 0, inRepo.stderr);
+    const decisions = async (file: string) =>
+      (await readFile(file, 'utf8'))
+        .trim()
+        .split('\n')
+        .map((line) => {
+          const { verdict, violations } = JSON.parse(line) as { verdict: string; violations: { policy: string }[] };
+          return `${verdict} ${violations.map((violation) => violation.policy).join(',')}`;
+        });
+    const expected = await decisions(join(work, 'repo-verdicts.jsonl'));
+    assert.equal(expected.length, 1164);
+    assert.deepEqual(await decisions(join(project, 'verdicts.jsonl')), expected);
+  });
+
+  it('npx agentguard check exits 2 for an unconfirmed cancellation, and the other commands run', async () => {
+    await writeFile(
+      join(project, 'call.json'),
+      JSON.stringify({ id: 'call_1', name: 'cancel_reservation', arguments: { reservation_id: 'ZFA04Y' } }),
+    );
+    const npx = run(
+      'npx',
+      [
+        '--no-install',
+        'agentguard',
+        'check',
+        '--pack',
+        'node_modules/agentguard/packs/tau-airline',
+        '--call',
+        'call.json',
+      ],
+      project,
+    );
+    assert.equal(npx.status, 2, npx.stderr);
+    assert.equal(JSON.parse(npx.stdout).decision, 'deny');
+
+    const started = cli('start');
+    assert.equal(started.status, 0, started.stderr);
+    assert.match(started.stdout, /trajectories replayed\s+200/);
+
+    const spec = cli(
+      'eval',
+      'spec',
+      '--predicted',
+      'node_modules/agentguard/packs/tau-airline',
+      '--gold',
+      'node_modules/agentguard/data/toolguard-airline-spec',
+      '--json',
+    );
+    assert.equal(spec.status, 0, spec.stderr);
+    assert.ok(JSON.parse(spec.stdout).reference.f1 > 0.5, spec.stdout);
+
+    for (const command of [[], ['compile'], ['eval'], ['guard-agent']]) {
+      const help = cli(...command, '--help');
+      assert.equal(help.status, 0, help.stderr);
+    }
+  });
+
+  it('the shipped SQL access-control program decides from inside node_modules', async () => {
+    const file = async (name: string, value: unknown) => {
+      await writeFile(join(project, name), typeof value === 'string' ? value : JSON.stringify(value));
+      return name;
+    };
+    const args = [
+      'guard-agent',
+      'check',
+      '--request',
+      await file('request.txt', 'Nurses may read only their columns.'),
+      '--spec',
+      await file('spec.txt', 'A SQL agent over eICU.'),
+      '--input',
+      await file('input.json', {
+        permissions: { patient: ['uniquepid', 'gender'] },
+        schema: { patient: ['uniquepid', 'gender', 'age'] },
+      }),
+      '--compiled',
+      'node_modules/agentguard/packs/sql-access-control',
+    ];
+    const denied = cli(...args, '--output', await file('denied.json', { query: 'SELECT age FROM patient' }));
+    assert.equal(denied.status, 2, denied.stderr);
+    assert.deepEqual(JSON.parse(denied.stdout).reasons, [{ kind: 'access', table: 'patient', columns: ['age'] }]);
+    const granted = cli(...args, '--output', await file('granted.json', { query: 'SELECT gender FROM patient' }));
+    assert.equal(granted.status, 0, granted.stderr);
+  });
+
+  it('a TypeScript pack published as its own npm package loads, reviewed in process and unreviewed in a worker', async () => {
+    const source = join(work, 'airline-pack');
+    await cp(join(installed(), 'packs', 'tau-airline'), source, { recursive: true });
+    await writeFile(join(source, 'package.json'), JSON.stringify({ name: 'airline-pack', version: '1.0.0' }));
+    const manifest = JSON.parse(await readFile(join(source, 'manifest.json'), 'utf8')) as { reviewed: boolean };
+    await writeFile(join(source, 'manifest.json'), JSON.stringify({ ...manifest, reviewed: false }));
+    const tarball = npm(['pack', '--silent', '--pack-destination', work], source).trim().split('\n').at(-1) ?? '';
+    npm(['install', '--no-audit', '--no-fund', '--offline', join(work, tarball)], project);
+    await writeFile(
+      join(project, 'own-pack.mjs'),
+      `import { fromOpenAIChat, GuardRuntime, loadPack } from 'agentguard';
+import { mockInvoker } from 'agentguard/testing';
+const reservation = { reservation_id: 'ZFA04Y', user_id: 'mia_li_3668', origin: 'JFK', destination: 'SEA', flight_type: 'one_way',
+  cabin: 'economy', insurance: 'no', created_at: '2024-05-15T09:00:00', total_baggages: 0, nonfree_baggages: 0, payment_history: [],
+  flights: [{ flight_number: 'HAT136', date: '2024-05-20', price: 150, origin: 'JFK', destination: 'SEA' }],
+  passengers: [{ first_name: 'Mia', last_name: 'Li', dob: '1990-04-05' }] };
+const conversation = fromOpenAIChat([
+  { role: 'user', content: 'Hi, I am mia_li_3668. Please cancel reservation ZFA04Y, my plans changed.' },
+  { role: 'assistant', content: 'Reservation ZFA04Y (JFK to SEA, economy). Shall I cancel it?' },
+  { role: 'user', content: 'Yes, please go ahead.' },
+], 'c');
+const context = { conversation, now: new Date('2024-05-15T15:00:00-05:00'),
+  invoker: mockInvoker({ get_reservation_details: () => reservation, get_flight_on_date_details: () => ({ status: 'available' }),
+    get_user_details: () => ({ user_id: 'mia_li_3668', reservations: ['ZFA04Y'], membership: 'regular', payment_methods: {} }) }) };
+const call = { id: 'c1', name: 'cancel_reservation', arguments: { reservation_id: 'ZFA04Y' } };
+const shipped = await new GuardRuntime([await loadPack('node_modules/agentguard/packs/tau-airline')]).check(call, context);
+const own = new GuardRuntime([await loadPack('node_modules/airline-pack')]);
+const unreviewed = await own.check(call, context);
+await own.close();
+const summary = (verdict) => ({ decision: verdict.decision, violations: verdict.violations.map((violation) => violation.message) });
+console.log(JSON.stringify({ shipped: summary(shipped), unreviewed: summary(unreviewed), faults: unreviewed.diagnostics.errors }));
+`,
+    );
+    const result = node(['own-pack.mjs']);
+    assert.equal(result.status, 0, result.stderr);
+    const allowed = { decision: 'allow', violations: [] };
+    assert.deepEqual(JSON.parse(result.stdout), { shipped: allowed, unreviewed: allowed, faults: [] });
+  });
+
+  it('the built type checker and isolate sandbox find the library they need', async () => {
+    const built = async <Module>(path: string) =>
+      (await import(pathToFileURL(join(installed(), 'dist', 'src', path)).href)) as Module;
+    const { GuardTypeChecker } =
+      await built<typeof import('../src/compiler/type-checker.ts')>('compiler/type-checker.js');
+    const { IsolateSandbox } =
+      await built<typeof import('../src/sandbox/isolate-sandbox.ts')>('sandbox/isolate-sandbox.js');
+    const code = (body: string) =>
+      `import type { PolicyCheck } from 'agentguard';\nexport const check: PolicyCheck<{ n: number }> = (args, context) =>\n  ${body};\n`;
+    const good = new Map([
+      ['guards/act.ts', code("args.n > context.conversation.userTexts().length ? { message: 'too big' } : undefined")],
+    ]);
+    assert.deepEqual(new GuardTypeChecker().check(good, ['guards/act.ts']), []);
+    const bad = new Map([['guards/act.ts', code('5')]]);
+    assert.notDeepEqual(new GuardTypeChecker().check(bad, ['guards/act.ts']), []);
+    const outcomes = await new IsolateSandbox().runChecks({
+      policy: 'act.size',
+      files: good,
+      entry: 'guards/act.ts',
+      cases: [{ call: { id: 'c1', name: 'act', arguments: { n: 2 } }, messages: [], lookups: [], now: 0 }],
+      timeoutMs: 2000,
+    });
+    assert.deepEqual(
+      outcomes.map((outcome) => ('finding' in outcome ? outcome.finding?.message : outcome.message)),
+      ['too big'],
+    );
+  });
+});

@@ -3,7 +3,7 @@ import { appendFile, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { approvePack } from './approve-pack.ts';
-import { writeFixturePack } from './fixture-pack.ts';
+import { type FixturePolicy, writeFixturePack } from './fixture-pack.ts';
 import { loadPack } from './load-pack.ts';
 
 const cases = JSON.stringify([
@@ -11,7 +11,7 @@ const cases = JSON.stringify([
 ]);
 
 async function unreviewedPack(
-  policies = [{ id: 'act.limit', body: 'return args.n > 3 ? { message: "too many" } : undefined;' }],
+  policies: FixturePolicy[] = [{ id: 'act.limit', body: 'return args.n > 3 ? { message: "too many" } : undefined;' }],
 ) {
   return writeFixturePack({ policies, reviewed: false, files: { 'tests/act.cases.json': cases } });
 }

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
 import { z } from 'zod';
 import { InputError, type InputIssue } from '../errors.ts';
 import { jsonPath } from '../model/parse-input.ts';
@@ -38,7 +39,8 @@ const replayLineSchema = z.object({
 });
 
 /**
- * The decisions of a replay (`agentguard replay … --out verdicts.jsonl`): one JSON line per recorded tool call. A
+ * The decisions of a replay (`agentguard replay … --out verdicts.jsonl`): one JSON line per recorded tool call,
+ * labelled with the file's name. A
  * malformed line throws an `InputError` naming its line; lines written before replays kept the call's arguments are
  * read without them.
  *
@@ -49,7 +51,7 @@ const replayLineSchema = z.object({
  */
 export function replayDecisionSource(file: string): DecisionSource {
   return {
-    label: file,
+    label: basename(file),
     async read() {
       let text: string;
       try {

@@ -3,6 +3,8 @@ import { highlightTypeScript } from './highlight.js';
 
 const main = document.getElementById('main');
 let overview;
+/** Whether a view change should move the focus to its heading: not on the first load, only when the reader moves. */
+let moveFocus = false;
 
 /** Makes an element; children are nodes or text (never parsed as HTML). */
 function h(tag, attributes = {}, ...children) {
@@ -12,10 +14,22 @@ function h(tag, attributes = {}, ...children) {
     if (name.startsWith('on')) element.addEventListener(name.slice(2), value);
     else element.setAttribute(name, value === true ? '' : String(value));
   }
-  for (const child of children.flat()) {
-    if (child !== undefined && child !== null) element.append(child);
-  }
+  element.append(...nodes(children));
   return element;
+}
+
+function focusTitle() {
+  if (moveFocus) main.querySelector('.view-title').focus();
+}
+
+/** Replaces what the main area shows. */
+function show(...children) {
+  main.replaceChildren(...nodes(children));
+}
+
+/** Flattens nested lists of children, leaving out the missing ones. */
+function nodes(children) {
+  return children.flat(Number.POSITIVE_INFINITY).filter((child) => child !== undefined && child !== null);
 }
 
 async function api(path, init) {
@@ -92,7 +106,7 @@ function renderStatus() {
       : undefined,
     h('button', { type: 'submit', id: 'approve' }, 'Approve pack'),
   );
-  status.replaceChildren(...lines, form, message);
+  status.replaceChildren(...nodes([lines, form, message]));
 }
 
 async function approve(event, name, accept, message) {
@@ -127,16 +141,18 @@ function renderNav(current) {
     groups.set(group, [...(groups.get(group) ?? []), policy]);
   }
   nav.replaceChildren(
-    link('#document', 'Policy document', current === undefined),
-    ...[...groups].map(([group, policies]) => [
-      h('h2', {}, group),
-      h(
-        'ul',
-        {},
-        policies.map((policy) =>
-          h('li', {}, link(policyHref(policy.id), policy.id, policy.id === current), ' ', badge(policy.state)),
+    ...nodes([
+      link('#document', 'Policy document', current === undefined),
+      ...[...groups].map(([group, policies]) => [
+        h('h2', {}, group),
+        h(
+          'ul',
+          {},
+          policies.map((policy) =>
+            h('li', {}, link(policyHref(policy.id), policy.id, policy.id === current), ' ', badge(policy.state)),
+          ),
         ),
-      ),
+      ]),
     ]),
   );
 }
@@ -198,7 +214,7 @@ function renderDocument(sentence) {
         h('li', {}, policyChip(policy.id), ` ${policy.name}: `, policy.state.notes.map((note) => note.text).join('; ')),
       ),
     );
-  main.replaceChildren(
+  show(
     h('h2', { tabindex: '-1', class: 'view-title' }, 'Policy document'),
     h(
       'p',
@@ -260,7 +276,7 @@ function renderDocument(sentence) {
     target.focus();
     return;
   }
-  main.querySelector('.view-title').focus();
+  focusTitle();
 }
 
 function codeBlock(source) {
@@ -319,12 +335,12 @@ function renderDecisions(policy) {
 }
 
 async function renderPolicy(id) {
-  main.replaceChildren(h('h2', { tabindex: '-1', class: 'view-title' }, id), h('p', {}, 'Running its test cases…'));
-  main.querySelector('.view-title').focus();
+  show(h('h2', { tabindex: '-1', class: 'view-title' }, id), h('p', {}, 'Running its test cases…'));
+  focusTitle();
   const { status, body } = await api(`/api/policies/${encodeURIComponent(id)}`);
   if (status !== 200) {
-    main.replaceChildren(h('h2', { tabindex: '-1', class: 'view-title' }, 'Policy not found'), h('p', {}, body.error));
-    main.querySelector('.view-title').focus();
+    show(h('h2', { tabindex: '-1', class: 'view-title' }, 'Policy not found'), h('p', {}, body.error));
+    focusTitle();
     return;
   }
   const policy = body;
@@ -343,7 +359,7 @@ async function renderPolicy(id) {
             items.map((item) => h('li', {}, item)),
           ),
     );
-  main.replaceChildren(
+  show(
     h('p', {}, h('a', { href: '#document' }, '← Policy document')),
     h('h2', { tabindex: '-1', class: 'view-title', id: 'policy-title' }, policy.name),
     h(
@@ -428,7 +444,7 @@ async function renderPolicy(id) {
     ),
     h('section', { id: 'decisions' }, h('h3', {}, 'Decisions'), renderDecisions(policy)),
   );
-  main.querySelector('.view-title').focus();
+  focusTitle();
 }
 
 async function route() {
@@ -448,7 +464,7 @@ async function route() {
 async function loadOverview() {
   const { status, body } = await api('/api/pack');
   if (status !== 200) {
-    main.replaceChildren(h('h2', {}, 'The pack cannot be read'), h('pre', {}, body.error));
+    show(h('h2', {}, 'The pack cannot be read'), h('pre', {}, body.error));
     return false;
   }
   overview = body;
@@ -458,6 +474,10 @@ async function loadOverview() {
   return true;
 }
 
-window.addEventListener('hashchange', () => route());
+window.addEventListener('hashchange', () => {
+  moveFocus = true;
+  route();
+});
 if (await loadOverview()) await route();
 document.body.dataset.ready = 'true';
+performance.mark('review-ready');

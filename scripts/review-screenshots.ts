@@ -82,7 +82,7 @@ try {
     await page.screenshot({ path: root(`docs/review-policy-${section}.png`) });
   }
 
-  const { coverage } = packOverview(await loadPack(dir, { importGuards: false }));
+  const { coverage } = await packOverview(await loadPack(dir, { importGuards: false }));
   const round = (value: number) => Math.round(value);
   process.stdout.write(
     `${JSON.stringify(

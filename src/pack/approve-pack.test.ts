@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import { approvePack } from './approve-pack.ts';
 import { type FixturePolicy, writeFixturePack } from './fixture-pack.ts';
 import { loadPack } from './load-pack.ts';
+import { packContentHashes, packFingerprint } from './review-hashes.ts';
 
 const cases = JSON.stringify([
   { tool: 'act', policy: 'act.limit', kind: 'violation', example: 'n is 9', arguments: { n: 9 } },
@@ -78,6 +79,19 @@ describe('approvePack', () => {
     assert.ok(accepted.approved);
     assert.deepEqual(accepted.review.acceptedNotEnforced, ['act.vague']);
     assert.equal((await loadPack(dir)).manifest.reviewed, true);
+  });
+
+  it('refuses when the pack changed since the reviewer saw it', async () => {
+    const dir = await unreviewedPack();
+    const pack = await loadPack(dir);
+    const seen = packFingerprint(await packContentHashes(dir, pack.manifest));
+    assert.ok((await approvePack(dir, { by: 'Dana Reviewer', fingerprint: seen, now: new Date(0) })).approved);
+    await appendFile(join(dir, 'guards/act.js'), '\n// edited\n');
+    assert.deepEqual(await approvePack(dir, { by: 'Dana Reviewer', fingerprint: seen }), {
+      approved: false,
+      changedSinceSeen: true,
+    });
+    assert.equal((await loadPack(dir)).manifest.review?.at, new Date(0).toISOString());
   });
 
   it('refuses an approval without a name', async () => {

@@ -5,15 +5,22 @@ import { writeAtomically } from '../files.ts';
 import { parseJsonText } from '../model/parse-input.ts';
 import { loadPack } from './load-pack.ts';
 import type { ReviewRecord } from './manifest.ts';
-import { packContentHashes } from './review-hashes.ts';
+import { packContentHashes, packFingerprint } from './review-hashes.ts';
 
-/** What an approval did: recorded it, or refused because policies are not enforced and were not accepted. */
-export type ApprovalResult = { approved: true; review: ReviewRecord } | { approved: false; notEnforced: string[] };
+/**
+ * What an approval did: recorded it; or refused it because policies are not enforced and were not accepted, or
+ * because the pack changed since the reviewer saw it (`fingerprint` differs).
+ */
+export type ApprovalResult =
+  | { approved: true; review: ReviewRecord }
+  | { approved: false; notEnforced: string[] }
+  | { approved: false; changedSinceSeen: true };
 
 /**
  * Marks a pack reviewed: records in its manifest who approved it, when, and the content hashes of every guard, spec,
  * test case and policy state the approval covers (written atomically; other manifest fields are kept as they are).
- * Refused while a policy is not enforced, unless `acceptNotEnforced` says the reviewer accepts that.
+ * Refused while a policy is not enforced, unless `acceptNotEnforced` says the reviewer accepts that; and refused when
+ * `fingerprint` (the `packFingerprint` of what the reviewer saw) no longer matches the pack on disk.
  *
  * @example
  * ```ts
@@ -23,7 +30,7 @@ export type ApprovalResult = { approved: true; review: ReviewRecord } | { approv
  */
 export async function approvePack(
   dir: string,
-  options: { by: string; acceptNotEnforced?: boolean; now?: Date },
+  options: { by: string; acceptNotEnforced?: boolean; fingerprint?: string; now?: Date },
 ): Promise<ApprovalResult> {
   const by = options.by.trim();
   if (by === '') throw new AgentGuardError('invalid_input', 'an approval needs the name of who approves');
@@ -31,11 +38,15 @@ export async function approvePack(
   const notEnforced = Object.values(pack.manifest.guards).flatMap((entry) =>
     entry.policies.filter((policy) => policy.state === 'not_enforced').map((policy) => policy.id),
   );
+  const hashes = await packContentHashes(pack.dir, pack.manifest);
+  if (options.fingerprint !== undefined && options.fingerprint !== packFingerprint(hashes)) {
+    return { approved: false, changedSinceSeen: true };
+  }
   if (notEnforced.length > 0 && options.acceptNotEnforced !== true) return { approved: false, notEnforced };
   const review: ReviewRecord = {
     by,
     at: (options.now ?? new Date()).toISOString(),
-    hashes: await packContentHashes(pack.dir, pack.manifest),
+    hashes,
     acceptedNotEnforced: notEnforced,
   };
   const file = join(resolve(dir), 'manifest.json');

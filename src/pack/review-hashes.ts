@@ -76,3 +76,16 @@ export async function reviewChanges(dir: string, manifest: Manifest): Promise<Re
   }
   return changes.sort((left, right) => left.path.localeCompare(right.path));
 }
+
+/**
+ * One hash standing for all of a pack's content hashes: what a reviewer saw, to check at approval that it is still
+ * what is on disk.
+ *
+ * @example
+ * ```ts
+ * const seen = packFingerprint(await packContentHashes(dir, manifest));
+ * ```
+ */
+export function packFingerprint(hashes: Record<string, string>): string {
+  return contentHash(JSON.stringify(Object.entries(hashes).sort(([left], [right]) => left.localeCompare(right))));
+}

@@ -5,7 +5,7 @@ import { policyFile } from '../compiler/pack-layout.ts';
 import type { GuardPack } from '../pack/load-pack.ts';
 import type { PolicyEntry, ReviewRecord } from '../pack/manifest.ts';
 import type { PolicySpec } from '../pack/policy-spec.ts';
-import type { ReviewChange } from '../pack/review-hashes.ts';
+import { packContentHashes, packFingerprint, type ReviewChange } from '../pack/review-hashes.ts';
 import { runCases } from '../pack/run-cases.ts';
 import { readTestCases } from '../pack/test-case.ts';
 import type { DecisionRecord } from './decision-source.ts';
@@ -30,6 +30,8 @@ export interface PackOverview {
   /** Whether the pack loads as reviewed now. */
   reviewed: boolean;
   review: ReviewRecord | null;
+  /** The `packFingerprint` of the content shown; an approval sends it back so that it covers what was seen. */
+  fingerprint: string;
   changedSinceReview: readonly ReviewChange[];
   coverage: {
     /** Sentences of the document, headings left out. */
@@ -108,10 +110,10 @@ function summaries(pack: GuardPack): PolicySummary[] {
  *
  * @example
  * ```ts
- * const overview = packOverview(await loadPack('packs/tau-airline', { importGuards: false }));
+ * const overview = await packOverview(await loadPack('packs/tau-airline', { importGuards: false }));
  * ```
  */
-export function packOverview(pack: GuardPack, decisions?: Decisions): PackOverview {
+export async function packOverview(pack: GuardPack, decisions?: Decisions): Promise<PackOverview> {
   const policies = summaries(pack);
   const marked = markDocument(
     pack.policyDocument,
@@ -124,6 +126,7 @@ export function packOverview(pack: GuardPack, decisions?: Decisions): PackOvervi
     description: pack.manifest.description,
     reviewed: pack.manifest.reviewed,
     review: pack.manifest.review ?? null,
+    fingerprint: packFingerprint(await packContentHashes(pack.dir, pack.manifest)),
     changedSinceReview: pack.changedSinceReview ?? [],
     coverage: {
       sentences: sentences.length,

@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { loadPack } from '../pack/load-pack.ts';
+import type { Manifest } from '../pack/manifest.ts';
 import { environmentFor } from '../replay/environment.ts';
 import { replay } from '../replay/replay.ts';
 import { readTrajectories } from '../replay/trajectories.ts';
@@ -33,10 +34,12 @@ describe('review page in Chromium', { skip }, () => {
     dir = join(await mkdtemp(join(tmpdir(), 'agentguard-review-page-')), 'tau-airline');
     await cp(root('packs/tau-airline'), dir, { recursive: true });
     const manifestFile = join(dir, 'manifest.json');
-    await writeFile(
-      manifestFile,
-      (await readFile(manifestFile, 'utf8')).replace('"reviewed": true', '"reviewed": false'),
-    );
+    const manifest = JSON.parse(await readFile(manifestFile, 'utf8')) as Manifest;
+    manifest.reviewed = false;
+    const book = manifest.guards.book_reservation?.policies ?? [];
+    const insurance = book.findIndex((policy) => policy.id === 'book.insurance_offered');
+    book[insurance] = { id: 'book.insurance_offered', state: 'not_enforced', reason: 'a test case failed' };
+    await writeFile(manifestFile, JSON.stringify(manifest, null, 2));
     // Decisions from a real replay of the first 40 recorded runs through the bundled pack.
     const source = await loadPack(root('packs/tau-airline'));
     const runtime = new GuardRuntime([source]);
@@ -60,7 +63,7 @@ describe('review page in Chromium', { skip }, () => {
 
   it('shows the document with its coverage and uncovered sentences', async () => {
     await page.goto(server.url);
-    const { coverage } = packOverview(await loadPack(dir, { importGuards: false }));
+    const { coverage } = await packOverview(await loadPack(dir, { importGuards: false }));
     const text = await page.locator('#coverage').innerText();
     assert.match(text, new RegExp(`${coverage.cited} of ${coverage.sentences} sentences`));
     assert.equal(await page.locator('.sentence.uncovered').count(), coverage.sentences - coverage.cited);
@@ -105,9 +108,14 @@ describe('review page in Chromium', { skip }, () => {
     await other.close();
   });
 
-  it('approves the pack, and an edit to a guard clears the approval', async () => {
+  it('refuses approval with a policy not enforced until accepted, then an edit to a guard clears it', async () => {
     await page.goto(`${server.url}#document`);
     await page.locator('#reviewer').fill('Dana Reviewer');
+    await page.locator('#approve').press('Enter');
+    await page.locator('#approve-message.message-error').waitFor();
+    assert.match(await page.locator('#approve-message').innerText(), /book\.insurance_offered is not enforced/);
+    assert.equal((await loadPack(dir)).manifest.reviewed, false);
+    await page.locator('#accept-not-enforced').check();
     await page.locator('#approve').press('Enter');
     await page.locator('#review-state[data-state="reviewed"]').waitFor();
     assert.match(await page.locator('#review-state').innerText(), /Reviewed by Dana Reviewer/);

@@ -46,12 +46,15 @@ function send<Body>(
   });
 }
 
-const approve = (server: ReviewServer, body: unknown) =>
-  send<ApprovalResult>(`${server.url}api/approve`, {
+/** Approves as the page does: with the fingerprint of the content it was shown, unless the body says otherwise. */
+async function approve(server: ReviewServer, body: Record<string, unknown>) {
+  const { fingerprint } = (await send<PackOverview>(`${server.url}api/pack`)).body;
+  return send<ApprovalResult>(`${server.url}api/approve`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
+    body: JSON.stringify({ fingerprint, ...body }),
   });
+}
 
 describe('review server', () => {
   let dir: string;
@@ -152,7 +155,7 @@ describe('review server', () => {
     assert.equal((await loadPack(dir, { importGuards: false })).manifest.review, undefined);
   });
 
-  it('refuses approval while a policy is not enforced, unless accepted, and records it atomically', async () => {
+  it('refuses approval of content not seen, or while a policy is not enforced unless accepted, then records it', async () => {
     await editManifest(dir, (manifest) => {
       const cancel = manifest.guards.cancel_reservation;
       assert.ok(cancel !== undefined);
@@ -162,6 +165,9 @@ describe('review server', () => {
         reason: 'test case 3 failed',
       };
     });
+    const stale = await approve(server, { by: 'Dana Reviewer', fingerprint: 'what another page showed' });
+    assert.equal(stale.status, 409);
+    assert.deepEqual(stale.body, { approved: false, changedSinceSeen: true });
     const refused = await approve(server, { by: 'Dana Reviewer' });
     assert.equal(refused.status, 409);
     assert.deepEqual(refused.body, { approved: false, notEnforced: ['cancel.reason_obtained'] });

@@ -76,7 +76,8 @@ async function readBody(request: IncomingMessage, limit = 64 * 1024): Promise<un
 
 /**
  * Starts the review page's server for a pack: the page, its assets, and a JSON API (`GET /api/pack`, `GET
- * /api/policies/<id>`, `POST /api/approve`). The pack is read from disk on every request, so edits show on reload.
+ * /api/policies/<id>`, `POST /api/approve` with `{ by, fingerprint, acceptNotEnforced? }`). The pack is read from disk
+ * on every request, so edits show on reload; an approval covers only the content the page was shown (`fingerprint`).
  * Requests whose `Host` or `Origin` is not the server's own address are refused, so other sites cannot drive it.
  *
  * @example
@@ -117,7 +118,8 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
       return;
     }
     if (request.method === 'GET' && path === '/api/pack') {
-      sendJson(response, 200, packOverview(await loadPack(options.pack, { importGuards: false }), await decisions()));
+      const pack = await loadPack(options.pack, { importGuards: false });
+      sendJson(response, 200, await packOverview(pack, await decisions()));
       return;
     }
     const policyId = /^\/api\/policies\/([^/]+)$/.exec(path)?.[1];
@@ -130,10 +132,18 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
       return;
     }
     if (request.method === 'POST' && path === '/api/approve') {
-      const body = (await readBody(request)) as { by?: unknown; acceptNotEnforced?: unknown } | null;
+      const body = (await readBody(request)) as {
+        by?: unknown;
+        acceptNotEnforced?: unknown;
+        fingerprint?: unknown;
+      } | null;
       if (typeof body?.by !== 'string') throw new HttpError(400, 'the approval needs `by`, the name of who approves');
+      if (typeof body.fingerprint !== 'string') {
+        throw new HttpError(400, 'the approval needs `fingerprint`, the content it covers as `GET /api/pack` gave it');
+      }
       const result = await approvePack(options.pack, {
         by: body.by,
+        fingerprint: body.fingerprint,
         acceptNotEnforced: body.acceptNotEnforced === true,
       });
       sendJson(response, result.approved ? 200 : 409, result);

@@ -116,8 +116,14 @@ async function approve(event, name, accept, message) {
   const { status, body } = await api('/api/approve', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ by: name.value, acceptNotEnforced: accept.checked }),
+    body: JSON.stringify({ by: name.value, acceptNotEnforced: accept.checked, fingerprint: overview.fingerprint }),
   });
+  if (status === 409 && body.changedSinceSeen === true) {
+    message.className = 'message-error';
+    message.textContent =
+      'Not approved: the pack changed since this page was loaded. Reload it and review the changes.';
+    return;
+  }
   if (status === 409) {
     message.className = 'message-error';
     message.textContent = `Not approved: ${body.notEnforced.join(', ')} ${body.notEnforced.length === 1 ? 'is' : 'are'} not enforced. Tick the box to approve anyway.`;

@@ -334,7 +334,7 @@ function renderDecisions(policy) {
             ? `${shown.call.name} (arguments not recorded)`
             : `${shown.call.name} ${JSON.stringify(shown.call.arguments, null, 2)}`,
         ),
-        h('details', {}, h('summary', {}, 'Feedback the agent got'), h('pre', {}, shown.feedback)),
+        h('details', {}, h('summary', {}, 'Feedback the agent got'), h('pre', { class: 'wrap' }, shown.feedback)),
       ),
     ),
   );

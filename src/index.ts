@@ -30,8 +30,9 @@ export type { GuardContext, ToolInvoker } from './model/guard-context.ts';
 export { fromOpenAIChat, type OpenAIChatMessage, openAIChatMessageSchema } from './model/openai-chat.ts';
 export type { ToolCall } from './model/tool-call.ts';
 export type { Decision, Diagnostics, FaultKind, PolicyFinding, Verdict, Violation } from './model/verdict.ts';
+export { type ApprovalResult, approvePack } from './pack/approve-pack.ts';
 export { type GuardPack, type LoadedPolicy, type LoadedTool, loadPack } from './pack/load-pack.ts';
-export { type Manifest, manifestSchema, type PolicyEntry } from './pack/manifest.ts';
+export { type Manifest, manifestSchema, type PolicyEntry, type ReviewRecord } from './pack/manifest.ts';
 export {
   fromToolGuardSpec,
   type PolicySpec,
@@ -41,6 +42,7 @@ export {
   toolPolicySpecSchema,
   toToolGuardSpec,
 } from './pack/policy-spec.ts';
+export { type ReviewChange, reviewChanges } from './pack/review-hashes.ts';
 export { type ToolSpec, toolSpecSchema } from './pack/tool-spec.ts';
 export { feedbackFor } from './runtime/feedback.ts';
 export { GuardRuntime, type RuntimeOptions } from './runtime/guard-runtime.ts';

@@ -97,6 +97,7 @@ describe('agentguard replay', () => {
       'message_index',
       'call_index',
       'tool',
+      'arguments',
       'verdict',
       'violations',
       'duration_us',

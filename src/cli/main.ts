@@ -7,6 +7,7 @@ import { evalPackCommand, evalSpecCommand } from './eval-command.ts';
 import { guardAgentCheckCommand, guardAgentCompileCommand } from './guard-agent-check.ts';
 import { evalGuardAgentCommand } from './guard-agent-command.ts';
 import { replayCommand, startCommand } from './replay-command.ts';
+import { reviewCommand } from './review-command.ts';
 
 const program = new Command('agentguard')
   .description('Guards that run before every tool call of an LLM agent')
@@ -145,6 +146,16 @@ guardAgent
   .option('--memory <file>', 'the demonstration memory (SQLite file; default: in memory)')
   .option('--seed <file>', 'demonstrations to add first (JSON list)')
   .action(guardAgentCheckCommand);
+
+program
+  .command('review')
+  .description('Serve a page to review a pack: policy sentences, their guards, tests and decisions; approve it')
+  .argument('<pack>', 'guard pack folder')
+  .option('--replay <file>', 'decisions to show: the JSON lines of agentguard replay --out')
+  .option('--host <address>', 'address to bind', '127.0.0.1')
+  .option('--port <n>', 'port to bind (0 picks a free one)', '0')
+  .option('--no-open', 'do not open a browser')
+  .action(reviewCommand);
 
 program
   .command('start')

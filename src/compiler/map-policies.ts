@@ -56,18 +56,27 @@ export function checkDocument(document: string, source: string, maxChars = 200_0
   }
 }
 
-/** The sentences of a document, whitespace collapsed. */
-function documentSentences(document: string): string[] {
-  return document
-    .split(/\n\s*\n|\n(?=\s*[-*#])/)
-    .flatMap((block) =>
-      block
-        .replace(/\s+/g, ' ')
-        .replace(/^[-*#\s]+/, '')
-        .split(/(?<=[.!?])\s+(?=[A-Z"(])/),
-    )
+/**
+ * The blocks of a document as the reference check reads it: paragraphs, headings and list items, each as written
+ * (leading markers and indentation kept).
+ */
+export function documentBlocks(document: string): string[] {
+  return document.split(/\n\s*\n|\n(?=\s*[-*#])/);
+}
+
+/** The sentences of one block of a document, whitespace collapsed and its heading or list marker dropped. */
+export function blockSentences(block: string): string[] {
+  return block
+    .replace(/\s+/g, ' ')
+    .replace(/^[-*#\s]+/, '')
+    .split(/(?<=[.!?])\s+(?=[A-Z"(])/)
     .map((sentence) => sentence.trim())
     .filter((sentence) => sentence.length > 0);
+}
+
+/** The sentences of a document, whitespace collapsed. */
+function documentSentences(document: string): string[] {
+  return documentBlocks(document).flatMap(blockSentences);
 }
 
 /**

@@ -14,6 +14,7 @@ import {
   toolGuardSpecSchema,
   toolPolicySpecSchema,
 } from './policy-spec.ts';
+import { type ReviewChange, reviewChanges } from './review-hashes.ts';
 import { type ToolSpec, toolSpecSchema } from './tool-spec.ts';
 import { loadTypeScriptFrom } from './typescript-loader.ts';
 
@@ -45,6 +46,8 @@ export interface GuardPack {
   policyDocument: string;
   tools: ReadonlyMap<string, LoadedTool>;
   specs: ReadonlyMap<string, ToolPolicySpec>;
+  /** What changed since the recorded approval; when not empty the pack loads as unreviewed (`manifest.reviewed`). */
+  changedSinceReview?: readonly ReviewChange[];
 }
 
 async function readJson(file: string, label: string): Promise<unknown> {
@@ -107,7 +110,8 @@ async function importGuard(file: string): Promise<{ module?: GuardModule; error?
 /**
  * Loads a guard pack. Malformed files throw an `InputError` listing every problem with its file and JSON path. A guard
  * module that fails to load does not throw: its enforced policies keep no check, so the runtime denies their calls
- * and names the fault. Guard modules are imported only for reviewed packs (`importGuards: false` skips it; the worker
+ * and names the fault. A pack whose manifest records an approval loads as unreviewed once a file or policy state the
+ * approval covered has changed (`changedSinceReview` lists them). Guard modules are imported only for reviewed packs (`importGuards: false` skips it; the worker
  * executor imports them where they run).
  *
  * @example
@@ -118,7 +122,7 @@ async function importGuard(file: string): Promise<{ module?: GuardModule; error?
 export async function loadPack(dir: string, options: { importGuards?: boolean } = {}): Promise<GuardPack> {
   const root = resolve(dir);
   const manifestLabel = join(dir, 'manifest.json');
-  const manifest = parseInput(
+  const declared = parseInput(
     manifestSchema,
     await readJson(join(root, 'manifest.json'), manifestLabel),
     manifestLabel,
@@ -126,6 +130,8 @@ export async function loadPack(dir: string, options: { importGuards?: boolean } 
       code: 'invalid_pack',
     },
   );
+  const changedSinceReview = declared.reviewed ? await reviewChanges(root, declared) : [];
+  const manifest = changedSinceReview.length > 0 ? { ...declared, reviewed: false } : declared;
   const toolsLabel = join(dir, manifest.tools);
   const toolSpecs = parseInput(
     z.array(toolSpecSchema),
@@ -200,5 +206,12 @@ export async function loadPack(dir: string, options: { importGuards?: boolean } 
       issues.push({ location: `$.guards.${name}`, message: `tool \`${name}\` is not in ${manifest.tools}` });
   }
   if (issues.length > 0) throw new InputError(manifestLabel, issues, 'invalid_pack');
-  return { dir: root, manifest, policyDocument, tools, specs };
+  return {
+    dir: root,
+    manifest,
+    policyDocument,
+    tools,
+    specs,
+    ...(changedSinceReview.length > 0 ? { changedSinceReview } : {}),
+  };
 }

@@ -29,12 +29,28 @@ export const manifestSchema = z.object({
   ),
   /** Policies of the document that no tool guard decides, with the reason. */
   general: z.array(z.object({ id: z.string(), name: z.string(), references: z.array(z.string()), reason: z.string() })),
+  /**
+   * Who approved the pack, when, and the content hash of every file and policy state the approval covered. The pack
+   * loads as unreviewed once any of them changes (see `reviewChanges`).
+   */
+  review: z
+    .object({
+      by: z.string().min(1),
+      at: z.string(),
+      hashes: z.record(z.string(), z.string()),
+      /** Policies the reviewer approved while they were not enforced. */
+      acceptedNotEnforced: z.array(z.string()).default([]),
+    })
+    .optional(),
   /** For generated policies: hashes of the spec each came from and of the code written, to regenerate only what changed. */
   generated: z.record(z.string(), z.object({ specHash: z.string(), codeHash: z.string() })).optional(),
 });
 
 /** A guard pack's manifest. */
 export type Manifest = z.output<typeof manifestSchema>;
+
+/** A manifest's record of the pack's approval. */
+export type ReviewRecord = NonNullable<Manifest['review']>;
 
 /** A manifest's entry for one policy: enforced (and with what effect), not enforced, or archived, with the reason. */
 export type PolicyEntry = z.output<typeof policyEntrySchema>;

@@ -1,5 +1,7 @@
+import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { openAIChatMessageSchema } from '../model/openai-chat.ts';
+import { parseInput, parseJsonText } from '../model/parse-input.ts';
 
 /** Schema of a test case: one example of one policy, with the conversation and lookup answers mocked. */
 export const testCaseSchema = z.object({
@@ -37,3 +39,16 @@ export const testCaseSchema = z.object({
  * ```
  */
 export type TestCase = z.output<typeof testCaseSchema>;
+
+/**
+ * Reads a file of test cases (`tests/<tool>.cases.json` in a pack); a malformed case throws an `InputError` naming
+ * the file and the JSON path.
+ *
+ * @example
+ * ```ts
+ * const cases = await readTestCases('packs/tau-airline/tests/cancel_reservation.cases.json');
+ * ```
+ */
+export async function readTestCases(file: string): Promise<TestCase[]> {
+  return parseInput(z.array(testCaseSchema), parseJsonText(await readFile(file, 'utf8'), file), file);
+}

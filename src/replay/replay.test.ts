@@ -33,6 +33,7 @@ describe('replay of the 200 recorded GPT-4o airline runs', async () => {
         'message_index',
         'call_index',
         'tool',
+        'arguments',
         'verdict',
         'violations',
         'duration_us',

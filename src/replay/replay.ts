@@ -10,6 +10,8 @@ export interface ReplayLine {
   message_index: number;
   call_index: number;
   tool: string;
+  /** The call's arguments, as the agent made the call. */
+  arguments: Record<string, unknown>;
   verdict: Decision;
   violations: { policy: string; message: string }[];
   duration_us: number;
@@ -66,6 +68,7 @@ export async function replay(
         message_index: messageIndex,
         call_index: callIndex,
         tool: call.name,
+        arguments: call.arguments,
         verdict: verdict.decision,
         violations: verdict.violations.map((violation) => ({ policy: violation.policy, message: violation.message })),
         duration_us: verdict.diagnostics.durationUs,

@@ -11,21 +11,19 @@
  * });
  * ```
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { z } from 'zod';
 import { Conversation, type Message } from '../model/conversation.ts';
 
 export { type FakeOpenAIServer, startFakeOpenAIServer } from '../llm/fake-openai-server.ts';
 export { type ScriptedAnswer, ScriptedModel } from '../llm/scripted-model.ts';
 
 import type { GuardContext, ToolInvoker } from '../model/guard-context.ts';
-import { parseInput, parseJsonText } from '../model/parse-input.ts';
 import type { ToolCall } from '../model/tool-call.ts';
 import { loadPack } from '../pack/load-pack.ts';
 import { runCases } from '../pack/run-cases.ts';
-import { testCaseSchema } from '../pack/test-case.ts';
+import { readTestCases } from '../pack/test-case.ts';
 
 /** A lookup invoker that answers with the given functions and records every call. */
 export interface MockInvoker extends ToolInvoker {
@@ -98,8 +96,7 @@ export async function packTests(dir: string): Promise<void> {
   const files = (await readdir(testsDir)).filter((name) => name.endsWith('.cases.json')).sort();
   for (const name of files) {
     const file = join(testsDir, name);
-    const cases = parseInput(z.array(testCaseSchema), parseJsonText(await readFile(file, 'utf8'), file), file);
-    const results = await runCases(pack, cases);
+    const results = await runCases(pack, await readTestCases(file));
     describe(name.replace('.cases.json', ''), () => {
       for (const result of results) {
         const { policy, kind, example } = result.testCase;

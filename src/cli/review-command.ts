@@ -1,0 +1,52 @@
+import { spawn } from 'node:child_process';
+import { AgentGuardError } from '../errors.ts';
+import { loadPack } from '../pack/load-pack.ts';
+import { replayDecisionSource } from '../review/decision-source.ts';
+import { startReviewServer } from '../review/review-server.ts';
+
+function openBrowser(url: string): void {
+  const [command, args] =
+    process.platform === 'darwin'
+      ? ['open', [url]]
+      : process.platform === 'win32'
+        ? ['cmd', ['/c', 'start', '', url]]
+        : ['xdg-open', [url]];
+  const child = spawn(command, args, { detached: true, stdio: 'ignore' });
+  child.on('error', () => process.stderr.write(`cannot open a browser (${command}): open ${url} yourself\n`));
+  child.unref();
+}
+
+/** `agentguard review <pack>`: serves the review page until interrupted. */
+export async function reviewCommand(
+  pack: string,
+  options: { replay?: string; host: string; port: string; open: boolean },
+): Promise<void> {
+  const port = Number(options.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new AgentGuardError(
+      'invalid_input',
+      `--port: expected a port number from 0 to 65535, got \`${options.port}\``,
+    );
+  }
+  await loadPack(pack, { importGuards: false });
+  const decisions = options.replay === undefined ? undefined : replayDecisionSource(options.replay);
+  const records = await decisions?.read();
+  const server = await startReviewServer({
+    pack,
+    host: options.host,
+    port,
+    ...(decisions === undefined ? {} : { decisions }),
+  });
+  process.stdout.write(
+    `reviewing ${pack}${records === undefined ? '' : ` with ${records.length} decisions from ${options.replay}`} at ${server.url} (Ctrl+C to stop)\n`,
+  );
+  if (!/^(127\.|::1$|localhost$)/.test(options.host)) {
+    process.stderr.write(`warning: the page is reachable beyond this machine (${options.host}), approval included\n`);
+  }
+  if (options.open) openBrowser(server.url);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await server.close();
+}

@@ -1,0 +1,47 @@
+import type { PolicyEntry } from '../pack/manifest.ts';
+
+/** A policy's state for the reviewer: what kind, in words, and notes that explain it. */
+export interface PolicyState {
+  kind: 'enforced' | 'not_enforced' | 'archived' | 'general';
+  label: string;
+  /** Facts shown beside the state, each a label and a text; a new fact about a policy is one more note. */
+  notes: { label: string; text: string }[];
+}
+
+/**
+ * The state of a tool's policy from its manifest entry, with the outcome of its test cases when they were run.
+ *
+ * @example
+ * ```ts
+ * const state = policyState(policy.entry, results);
+ * ```
+ */
+export function policyState(
+  entry: PolicyEntry,
+  results?: readonly { outcome: 'pass' | 'fail' | 'error' }[],
+): PolicyState {
+  if (entry.state === 'archived')
+    return { kind: 'archived', label: 'archived', notes: [{ label: 'why', text: entry.reason }] };
+  if (entry.state === 'not_enforced') {
+    return { kind: 'not_enforced', label: 'not enforced', notes: [{ label: 'last failure', text: entry.reason }] };
+  }
+  const notes = [{ label: 'effect', text: entry.effect === 'ask' ? 'asks a person' : 'denies the call' }];
+  if (results !== undefined) {
+    const failing = results.filter((result) => result.outcome !== 'pass');
+    notes.push({
+      label: 'tests',
+      text:
+        results.length === 0
+          ? 'no test cases'
+          : failing.length === 0
+            ? `all ${results.length} pass`
+            : `${failing.length} of ${results.length} do not pass`,
+    });
+  }
+  return { kind: 'enforced', label: 'enforced', notes };
+}
+
+/** The state of a general policy: one that no tool call can decide, with the reason. */
+export function generalPolicyState(reason: string): PolicyState {
+  return { kind: 'general', label: 'general (no tool call decides it)', notes: [{ label: 'why', text: reason }] };
+}

@@ -1,0 +1,205 @@
+import assert from 'node:assert/strict';
+import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { InputError } from '../errors.ts';
+import type { ApprovalResult } from '../pack/approve-pack.ts';
+import { loadPack } from '../pack/load-pack.ts';
+import type { Manifest } from '../pack/manifest.ts';
+import { replayDecisionSource } from './decision-source.ts';
+import type { PackOverview, PolicyDetail } from './review-model.ts';
+import { type ReviewServer, startReviewServer } from './review-server.ts';
+
+const airline = fileURLToPath(new URL('../../packs/tau-airline', import.meta.url));
+
+async function airlineCopy(): Promise<string> {
+  const dir = join(await mkdtemp(join(tmpdir(), 'agentguard-review-')), 'tau-airline');
+  await cp(airline, dir, { recursive: true });
+  return dir;
+}
+
+async function editManifest(dir: string, edit: (manifest: Manifest) => void): Promise<void> {
+  const file = join(dir, 'manifest.json');
+  const manifest = JSON.parse(await readFile(file, 'utf8')) as Manifest;
+  edit(manifest);
+  await writeFile(file, JSON.stringify(manifest, null, 2));
+}
+
+/** A raw request, so that the Host and Origin headers are exactly what the test says. */
+function send<Body>(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; body: Body }> {
+  return new Promise((resolve, reject) => {
+    const outgoing = request(url, { method: options.method ?? 'GET', headers: options.headers ?? {} }, (response) => {
+      let text = '';
+      response.on('data', (chunk) => {
+        text += chunk;
+      });
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) }));
+    });
+    outgoing.on('error', reject);
+    outgoing.end(options.body);
+  });
+}
+
+/** Approves as the page does: with the fingerprint of the content it was shown, unless the body says otherwise. */
+async function approve(server: ReviewServer, body: Record<string, unknown>) {
+  const { fingerprint } = (await send<PackOverview>(`${server.url}api/pack`)).body;
+  return send<ApprovalResult>(`${server.url}api/approve`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ fingerprint, ...body }),
+  });
+}
+
+describe('review server', () => {
+  let dir: string;
+  let server: ReviewServer;
+  const verdicts = [
+    {
+      trajectory: '7-0',
+      message_index: 9,
+      call_index: 0,
+      tool: 'cancel_reservation',
+      arguments: { reservation_id: 'ZFA04Y' },
+      verdict: 'deny',
+      violations: [{ policy: 'cancel.eligibility', message: 'booked more than 24 hours ago' }],
+      duration_us: 40,
+    },
+    {
+      trajectory: '8-0',
+      message_index: 5,
+      call_index: 0,
+      tool: 'cancel_reservation',
+      arguments: { reservation_id: 'XYZ123' },
+      verdict: 'allow',
+      violations: [],
+      duration_us: 30,
+    },
+  ];
+
+  before(async () => {
+    dir = await airlineCopy();
+    const decisionsFile = join(dir, '..', 'verdicts.jsonl');
+    await writeFile(decisionsFile, verdicts.map((line) => `${JSON.stringify(line)}\n`).join(''));
+    server = await startReviewServer({ pack: dir, decisions: replayDecisionSource(decisionsFile) });
+  });
+  after(() => server.close());
+
+  it('binds the loopback address and serves the page and its assets', async () => {
+    assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+\/$/);
+    const page = await fetch(server.url);
+    assert.match(await page.text(), /<script type="module" src="\/assets\/review.js">/);
+    for (const asset of ['review.js', 'highlight.js', 'review.css']) {
+      assert.equal((await fetch(`${server.url}assets/${asset}`)).status, 200, asset);
+    }
+    assert.equal((await fetch(`${server.url}assets/../review-server.ts`)).status, 404);
+  });
+
+  it('gives the document with coverage, every policy and the decisions totals', async () => {
+    const { status, body } = await send<PackOverview>(`${server.url}api/pack`);
+    assert.equal(status, 200);
+    const pack = await loadPack(dir, { importGuards: false });
+    const states = Object.values(pack.manifest.guards).flatMap((entry) => entry.policies);
+    assert.equal(body.policies.length, states.length + pack.manifest.general.length);
+    assert.ok(body.coverage.cited > 0 && body.coverage.cited <= body.coverage.sentences);
+    assert.ok(body.coverage.citedByEnforced <= body.coverage.cited);
+    assert.deepEqual(body.decisions, { source: 'verdicts.jsonl', calls: 2, denied: 1, asked: 0 });
+  });
+
+  it("gives a policy's spec, code, live test results and decisions with the agent's feedback", async () => {
+    const { status, body } = await send<PolicyDetail>(`${server.url}api/policies/cancel.eligibility`);
+    assert.equal(status, 200);
+    assert.equal(body.tool, 'cancel_reservation');
+    assert.equal(body.code?.path, 'guards/cancel_reservation/eligibility.ts');
+    assert.match(body.code?.source ?? '', /export const check/);
+    assert.ok(body.tests.length > 0);
+    assert.ok(body.tests.every((test: { outcome: string }) => test.outcome === 'pass'));
+    assert.equal(body.state.kind, 'enforced');
+    assert.deepEqual(body.state.notes[1], { label: 'tests', text: `all ${body.tests.length} pass` });
+    assert.equal(body.decisions?.calls, 2);
+    assert.equal(body.decisions?.violations, 1);
+    const shown = body.decisions?.recent[0];
+    assert.ok(shown !== undefined);
+    assert.deepEqual(shown.call, { name: 'cancel_reservation', arguments: { reservation_id: 'ZFA04Y' } });
+    assert.match(shown.feedback, /^The call to `cancel_reservation` was blocked/);
+    assert.match(shown.feedback, /booked more than 24 hours ago/);
+    assert.match(shown.feedback, /Policy: "All reservations can be cancelled within 24 hours of booking/);
+  });
+
+  it('names an unknown policy', async () => {
+    const { status, body } = await send<{ error: string }>(`${server.url}api/policies/cancel.nothing`);
+    assert.equal(status, 404);
+    assert.equal(body.error, 'the pack has no policy `cancel.nothing`');
+  });
+
+  it('refuses requests from other hosts and origins, and approvals that are not JSON', async () => {
+    const port = new URL(server.url).port;
+    assert.equal((await send(`${server.url}api/pack`, { headers: { host: `attacker.example:${port}` } })).status, 421);
+    const foreign = await send(`${server.url}api/approve`, {
+      method: 'POST',
+      headers: { origin: 'http://attacker.example', 'content-type': 'application/json' },
+      body: '{"by":"x"}',
+    });
+    assert.equal(foreign.status, 403);
+    const form = await send(`${server.url}api/approve`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'by=x',
+    });
+    assert.equal(form.status, 415);
+    assert.equal((await loadPack(dir, { importGuards: false })).manifest.review, undefined);
+  });
+
+  it('refuses approval of content not seen, or while a policy is not enforced unless accepted, then records it', async () => {
+    await editManifest(dir, (manifest) => {
+      const cancel = manifest.guards.cancel_reservation;
+      assert.ok(cancel !== undefined);
+      cancel.policies[2] = {
+        id: 'cancel.reason_obtained',
+        state: 'not_enforced',
+        reason: 'test case 3 failed',
+      };
+    });
+    const stale = await approve(server, { by: 'Dana Reviewer', fingerprint: 'what another page showed' });
+    assert.equal(stale.status, 409);
+    assert.deepEqual(stale.body, { approved: false, changedSinceSeen: true });
+    const refused = await approve(server, { by: 'Dana Reviewer' });
+    assert.equal(refused.status, 409);
+    assert.deepEqual(refused.body, { approved: false, notEnforced: ['cancel.reason_obtained'] });
+    assert.equal((await approve(server, {})).status, 400);
+    const accepted = await approve(server, { by: 'Dana Reviewer', acceptNotEnforced: true });
+    assert.equal(accepted.status, 200);
+    assert.ok(accepted.body.approved);
+    assert.deepEqual(accepted.body.review.acceptedNotEnforced, ['cancel.reason_obtained']);
+    const { body } = await send<PackOverview>(`${server.url}api/pack`);
+    assert.equal(body.reviewed, true);
+    assert.equal(body.review?.by, 'Dana Reviewer');
+    const policy = await send<PolicyDetail>(`${server.url}api/policies/cancel.reason_obtained`);
+    assert.deepEqual(policy.body.state, {
+      kind: 'not_enforced',
+      label: 'not enforced',
+      notes: [{ label: 'last failure', text: 'test case 3 failed' }],
+    });
+  });
+});
+
+describe('replayDecisionSource', () => {
+  it('names every malformed line', async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'agentguard-review-')), 'verdicts.jsonl');
+    await writeFile(file, '{"trajectory":"1"}\nnot json\n');
+    const error = await replayDecisionSource(file)
+      .read()
+      .then(
+        () => assert.fail('read a malformed file'),
+        (caught: unknown) => caught,
+      );
+    assert.ok(error instanceof InputError);
+    assert.ok(error.issues.some((issue) => issue.location === 'line 1 $.tool'));
+    assert.ok(error.issues.some((issue) => issue.location === 'line 2' && issue.message.startsWith('not JSON')));
+  });
+});

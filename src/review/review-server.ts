@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { AgentGuardError } from '../errors.ts';
 import { approvePack } from '../pack/approve-pack.ts';
 import { loadPack } from '../pack/load-pack.ts';
+import { packagePath } from '../package-root.ts';
 import type { DecisionSource } from './decision-source.ts';
 import { type Decisions, packOverview, policyDetail } from './review-model.ts';
 
@@ -33,7 +34,8 @@ const assets: Record<string, string> = {
   'highlight.js': 'text/javascript; charset=utf-8',
 };
 
-const assetUrl = (name: string) => new URL(`./assets/${name}`, import.meta.url);
+/** The page's files are shipped as written, beside the source, in the package too. */
+const assetFile = (name: string) => packagePath(`src/review/assets/${name}`);
 
 class HttpError extends Error {
   readonly status: number;
@@ -108,13 +110,13 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
     const url = new URL(request.url ?? '/', `http://${requestHost}`);
     const path = url.pathname;
     if (request.method === 'GET' && (path === '/' || path === '/index.html')) {
-      send(response, 200, 'text/html; charset=utf-8', await readFile(assetUrl('index.html'), 'utf8'));
+      send(response, 200, 'text/html; charset=utf-8', await readFile(assetFile('index.html'), 'utf8'));
       return;
     }
     const asset = /^\/assets\/([a-z-]+\.(?:css|js))$/.exec(path)?.[1];
     const assetType = asset === undefined ? undefined : assets[asset];
     if (request.method === 'GET' && asset !== undefined && assetType !== undefined) {
-      send(response, 200, assetType, await readFile(assetUrl(asset), 'utf8'));
+      send(response, 200, assetType, await readFile(assetFile(asset), 'utf8'));
       return;
     }
     if (request.method === 'GET' && path === '/api/pack') {

@@ -66,5 +66,5 @@ export class InProcessExecutor implements GuardExecutor {
  * ```
  */
 export function executorFor(pack: GuardPack): GuardExecutor {
-  return pack.manifest.reviewed ? new InProcessExecutor() : new WorkerExecutor(pack.dir);
+  return pack.manifest.reviewed ? new InProcessExecutor() : new WorkerExecutor(pack);
 }

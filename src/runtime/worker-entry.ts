@@ -7,7 +7,8 @@ import type { WorkerReply, WorkerRequest } from './worker-protocol.ts';
 
 const port = parentPort;
 if (port === null) throw new Error('worker-entry must run in a worker thread');
-loadTypeScriptFrom((workerData as { packDir: string }).packDir);
+const { packDir, guardFiles } = workerData as { packDir: string; guardFiles: string[] };
+loadTypeScriptFrom(packDir);
 
 const modules = new Map<string, Promise<GuardModule | string>>();
 const lookups = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
@@ -58,3 +59,7 @@ port.on('message', async (request: WorkerRequest) => {
   const outcomes = await evaluateChecks(checks, request.call.arguments, context, request.call, request.timeoutMs);
   port.postMessage({ type: 'result', id: request.id, outcomes } satisfies WorkerReply);
 });
+
+// Guard modules are imported before the first call, so that no call's time budget pays for it.
+await Promise.all(guardFiles.map(load));
+port.postMessage({ type: 'ready' } satisfies WorkerReply);

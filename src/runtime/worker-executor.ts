@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { GuardContext } from '../model/guard-context.ts';
 import type { ToolCall } from '../model/tool-call.ts';
-import type { LoadedTool } from '../pack/load-pack.ts';
+import type { GuardPack, LoadedTool } from '../pack/load-pack.ts';
 import { moduleUrl } from '../package-root.ts';
 import type { GuardExecutor } from './executor.ts';
 import type { PolicyOutcome } from './policy-check.ts';
@@ -17,29 +17,40 @@ interface Pending {
 /**
  * Runs guard code that is not reviewed in a worker thread. The worker sees only copies of the call, the conversation
  * and lookup results; a check that hangs, even in a synchronous loop, is stopped by terminating the worker, and the
- * next call starts a fresh one. The time budget covers the whole evaluation of one call.
+ * next call starts a fresh one. A worker first imports the pack's guard modules and says it is ready; the time budget
+ * then covers the whole evaluation of one call, not the worker's start.
  */
 export class WorkerExecutor implements GuardExecutor {
   private worker: Worker | undefined;
+  /** Settles when the current worker has imported the guard modules, or has died trying. */
+  private ready: Promise<void> = Promise.resolve();
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
 
-  /** The folder of the pack whose guard modules the worker imports. */
-  private readonly packDir: string;
+  /** What the worker needs to start: the pack's folder and its guard modules. */
+  private readonly workerData: { packDir: string; guardFiles: string[] };
 
-  constructor(packDir: string) {
-    this.packDir = packDir;
+  constructor(pack: GuardPack) {
+    const guardFiles = [...pack.tools.values()].flatMap((tool) =>
+      tool.guardFile === undefined ? [] : [tool.guardFile],
+    );
+    this.workerData = { packDir: pack.dir, guardFiles };
   }
 
   private start(): Worker {
     if (this.worker !== undefined) return this.worker;
-    const worker = new Worker(moduleUrl(import.meta.url, './worker-entry'), { workerData: { packDir: this.packDir } });
+    const worker = new Worker(moduleUrl(import.meta.url, './worker-entry'), { workerData: this.workerData });
     worker.unref();
-    worker.on('message', (reply: WorkerReply) => this.onReply(worker, reply));
+    let started = () => {};
+    this.ready = new Promise((resolve) => {
+      started = resolve;
+    });
+    worker.on('message', (reply: WorkerReply) => (reply.type === 'ready' ? started() : this.onReply(worker, reply)));
     worker.on('error', (error) => this.failAll(worker, `the guard worker failed: ${error.message}`));
     worker.on('exit', () => {
       if (this.worker === worker) this.worker = undefined;
       this.failAll(worker, 'the guard worker exited');
+      started();
     });
     this.worker = worker;
     return worker;
@@ -54,7 +65,7 @@ export class WorkerExecutor implements GuardExecutor {
     }
   }
 
-  private onReply(worker: Worker, reply: WorkerReply): void {
+  private onReply(worker: Worker, reply: Exclude<WorkerReply, { type: 'ready' }>): void {
     const pending = this.pending.get(reply.id);
     if (pending === undefined) return;
     if (reply.type === 'result') {
@@ -75,7 +86,7 @@ export class WorkerExecutor implements GuardExecutor {
     );
   }
 
-  evaluate(
+  async evaluate(
     tool: LoadedTool,
     policies: readonly string[],
     call: ToolCall,
@@ -83,6 +94,10 @@ export class WorkerExecutor implements GuardExecutor {
     timeoutMs: number,
   ): Promise<PolicyOutcome[]> {
     const worker = this.start();
+    await this.ready;
+    if (this.worker !== worker) {
+      return policies.map((policy) => ({ policy, fault: 'threw', message: 'the guard worker exited as it started' }));
+    }
     const id = this.nextId++;
     return new Promise<PolicyOutcome[]>((resolve) => {
       const budget = timeoutMs * Math.max(1, policies.length);

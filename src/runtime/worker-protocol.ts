@@ -18,5 +18,6 @@ export type WorkerRequest =
 
 /** Messages from the guard worker to the runtime. */
 export type WorkerReply =
+  | { type: 'ready' }
   | { type: 'result'; id: number; outcomes: PolicyOutcome[] }
   | { type: 'lookup'; id: number; lookupId: number; tool: string; args: Record<string, unknown> };

@@ -4,66 +4,8 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import {
-  type CallToolResult,
-  type ElicitRequestFormParams,
-  ElicitRequestSchema,
-  type ElicitResult,
-} from '@modelcontextprotocol/sdk/types.js';
-import { filesystemServer, listFilesystemTools, packDir } from '../../scripts/mcp-filesystem-build.ts';
-
-const cli = fileURLToPath(new URL('../cli/main.ts', import.meta.url));
-
-/** A client of `agentguard mcp` over stdio, with the proxy's stderr collected. */
-interface ProxyClient {
-  client: Client;
-  stderr: () => string;
-  elicitations: ElicitRequestFormParams[];
-}
-
-/**
- * Starts `agentguard mcp` as a child process in front of `upstream` and connects the SDK's client to it. With
- * `answer`, the client declares the elicitation capability and answers each elicitation with it.
- */
-async function throughProxy(
-  proxyArgs: readonly string[],
-  answer?: (params: ElicitRequestFormParams) => ElicitResult,
-): Promise<ProxyClient> {
-  const client = new Client(
-    { name: 'test-client', version: '1.0.0' },
-    { capabilities: answer === undefined ? {} : { elicitation: { form: {} } } },
-  );
-  const elicitations: ElicitRequestFormParams[] = [];
-  if (answer !== undefined) {
-    client.setRequestHandler(ElicitRequestSchema, (request) => {
-      const params = request.params as ElicitRequestFormParams;
-      elicitations.push(params);
-      return answer(params);
-    });
-  }
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [cli, 'mcp', ...proxyArgs],
-    stderr: 'pipe',
-  });
-  let stderr = '';
-  transport.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  await client.connect(transport);
-  return { client, stderr: () => stderr, elicitations };
-}
-
-const overFilesystem = (folder: string) => ['--pack', packDir, '--', process.execPath, filesystemServer, folder];
-
-const textOf = (result: unknown) =>
-  (result as CallToolResult).content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
-
-const call = (client: Client, name: string, args: Record<string, unknown>) =>
-  client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
+import { listFilesystemTools, packDir } from '../../scripts/mcp-filesystem-build.ts';
+import { call, cli, exitOf, overFilesystem, type ProxyClient, textOf, throughProxy } from './test-proxy.ts';
 
 describe('agentguard mcp in front of the filesystem server (stdio)', { timeout: 120_000 }, () => {
   let folder: string;
@@ -191,16 +133,6 @@ process.stdin.on('data', (chunk) => {
 });
 `;
 
-/** Waits for a child process to exit, failing after `ms`. */
-const exitOf = (child: ReturnType<typeof spawn>, ms: number) =>
-  new Promise<number | null>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`still running after ${ms} ms`)), ms);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolve(code);
-    });
-  });
-
 describe('when the upstream fails', { timeout: 120_000 }, () => {
   it('a crash during a call: the client gets a clear error and the proxy exits 1, naming the upstream', async () => {
     const proxy = await throughProxy([
@@ -218,7 +150,7 @@ describe('when the upstream fails', { timeout: 120_000 }, () => {
     assert.equal(result.isError, true);
     assert.match(
       textOf(result),
-      /the upstream MCP server `[^]+` closed the connection while `crash` ran; whether it took effect is unknown/,
+      /the upstream MCP server `[\s\S]+` closed the connection while `crash` ran; whether it took effect is unknown/,
     );
     assert.ok(Date.now() - started < 10_000);
     const again = await call(proxy.client, 'crash', {}).catch((error: Error) => error);
@@ -228,7 +160,7 @@ describe('when the upstream fails', { timeout: 120_000 }, () => {
     }
     assert.match(
       proxy.stderr(),
-      /agentguard mcp: error: the upstream MCP server `[^]+` closed the connection; stopping/,
+      /agentguard mcp: error: the upstream MCP server `[\s\S]+` closed the connection; stopping/,
     );
     await proxy.client.close();
   });

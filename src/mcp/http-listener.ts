@@ -60,14 +60,17 @@ export async function listenStreamableHttp(
     if (new URL(request.url ?? '/', 'http://proxy').pathname !== '/mcp') return reply(response, 404, 'not found: /mcp');
     const sessionId = request.headers['mcp-session-id'];
     const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
+    if (typeof sessionId === 'string' && existing === undefined) {
+      return reply(response, 404, `no session \`${sessionId}\``);
+    }
     if (request.method !== 'POST') {
-      if (existing === undefined) return reply(response, 400, 'no session with this `mcp-session-id`');
+      if (existing === undefined)
+        return reply(response, 400, 'a request outside a session must be a POST of `initialize`');
       return existing.handleRequest(request, response);
     }
     const body = await readBody(request);
     if (!('value' in body)) return reply(response, body.status, body.message);
     if (existing !== undefined) return existing.handleRequest(request, response, body.value);
-    if (typeof sessionId === 'string') return reply(response, 404, `no session \`${sessionId}\``);
     if (!isInitializeRequest(body.value)) return reply(response, 400, 'a new session starts with `initialize`');
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),

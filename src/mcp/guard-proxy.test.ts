@@ -4,16 +4,19 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { listFilesystemTools, packDir } from '../../scripts/mcp-filesystem-build.ts';
 import { call, cli, exitOf, overFilesystem, type ProxyClient, textOf, throughProxy } from './test-proxy.ts';
 
 describe('agentguard mcp in front of the filesystem server (stdio)', { timeout: 120_000 }, () => {
   let folder: string;
   let proxy: ProxyClient;
+  /** What the person answers to the next elicitation. */
+  let answer: ElicitResult = { action: 'accept', content: { approve: true } };
 
   before(async () => {
     folder = await mkdtemp(join(tmpdir(), 'agentguard-mcp-'));
-    proxy = await throughProxy(overFilesystem(folder), () => ({ action: 'accept', content: { approve: true } }));
+    proxy = await throughProxy(overFilesystem(folder), () => answer);
   });
   after(async () => {
     await proxy.client.close();
@@ -73,35 +76,32 @@ describe('agentguard mcp in front of the filesystem server (stdio)', { timeout: 
     assert.match(asked?.message ?? '', /"content": "buy oat milk\\n"/);
     assert.deepEqual(Object.keys(asked?.requestedSchema.properties ?? {}), ['approve']);
   });
+
+  for (const [label, given, reason] of [
+    ['declined', { action: 'decline' }, /The person declined the call\./],
+    ['accepted without approving', { action: 'accept', content: { approve: false } }, /The person declined/],
+    ['cancelled', { action: 'cancel' }, /The person dismissed the request\./],
+  ] as const) {
+    it(`asks before overwriting; ${label}: refused with the feedback, the file unchanged`, async () => {
+      answer = given;
+      const asked = proxy.elicitations.length;
+      const result = await call(proxy.client, 'write_file', { path: 'notes.txt', content: 'replaced\n' });
+      assert.equal(result.isError, true);
+      assert.match(textOf(result), /needs a person's approval/);
+      assert.match(textOf(result), reason);
+      assert.equal(proxy.elicitations.length, asked + 1);
+      assert.equal(await readFile(join(folder, 'notes.txt'), 'utf8'), 'buy oat milk\n');
+    });
+  }
 });
 
-describe('approval through elicitation, declined and unsupported', { timeout: 120_000 }, () => {
+describe('approval with a client that cannot elicit', { timeout: 120_000 }, () => {
   let folder: string;
   before(async () => {
     folder = await mkdtemp(join(tmpdir(), 'agentguard-mcp-'));
     await writeFile(join(folder, 'notes.txt'), 'original\n');
   });
   after(() => rm(folder, { recursive: true, force: true }));
-
-  for (const [label, answer, reason] of [
-    ['declined', { action: 'decline' }, /The person declined the call\./],
-    ['accepted without approving', { action: 'accept', content: { approve: false } }, /The person declined/],
-    ['cancelled', { action: 'cancel' }, /The person dismissed the request\./],
-  ] as const) {
-    it(`${label}: refused with the feedback, the file unchanged`, async () => {
-      const proxy = await throughProxy(overFilesystem(folder), () => answer);
-      try {
-        const result = await call(proxy.client, 'write_file', { path: 'notes.txt', content: 'replaced\n' });
-        assert.equal(result.isError, true);
-        assert.match(textOf(result), /needs a person's approval/);
-        assert.match(textOf(result), reason);
-        assert.equal(proxy.elicitations.length, 1);
-        assert.equal(await readFile(join(folder, 'notes.txt'), 'utf8'), 'original\n');
-      } finally {
-        await proxy.client.close();
-      }
-    });
-  }
 
   it('a client without elicitation: refused, saying the client cannot ask a person', async () => {
     const proxy = await throughProxy(overFilesystem(folder));
@@ -186,5 +186,25 @@ describe('when the upstream fails', { timeout: 120_000 }, () => {
     child.stdin.end();
     assert.equal(await exitOf(child, 30_000), 0);
     await rm(folder, { recursive: true, force: true });
+  });
+});
+
+describe('agentguard mcp arguments', { timeout: 60_000 }, () => {
+  const run = async (args: readonly string[]) => {
+    const child = spawn(process.execPath, [cli, 'mcp', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    return { code: await exitOf(child, 30_000), stderr };
+  };
+
+  it('names the mistake: no upstream, or two', async () => {
+    const none = await run(['--pack', packDir]);
+    assert.equal(none.code, 1);
+    assert.match(none.stderr, /no upstream: give `--upstream <url>` or `-- <command> \[args…\]`/);
+    const both = await run(['--pack', packDir, '--upstream', 'http://127.0.0.1:9/mcp', '--', 'server']);
+    assert.equal(both.code, 1);
+    assert.match(both.stderr, /either as `--upstream <url>` or as `-- <command>`, not both/);
   });
 });

@@ -2,7 +2,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { AgentGuardError } from '../errors.ts';
 import { GuardProxy } from '../mcp/guard-proxy.ts';
 import { listenStreamableHttp, type ProxyListener } from '../mcp/http-listener.ts';
-import { connectUpstream, describeUpstream, type UpstreamTarget } from '../mcp/upstream.ts';
+import type { UpstreamTarget } from '../mcp/upstream.ts';
 import type { Decision } from '../model/verdict.ts';
 
 /** Options of `agentguard mcp`. */
@@ -51,22 +51,11 @@ export async function mcpCommand(command: string[], options: McpCommandOptions):
   if (!(askTimeoutMs > 0)) {
     throw new AgentGuardError('invalid_input', `--ask-timeout: \`${options.askTimeout}\` is not a positive number`);
   }
-  const upstream = await connectUpstream(target);
-  let proxy: GuardProxy;
-  try {
-    proxy = await GuardProxy.start(
-      upstream,
-      {
-        packs: options.pack,
-        askTimeoutMs,
-        runtime: options.unknownTool === undefined ? {} : { unknownTool: options.unknownTool },
-      },
-      describeUpstream(target),
-    );
-  } catch (error) {
-    await upstream.close();
-    throw error;
-  }
+  const proxy = await GuardProxy.start(target, {
+    packs: options.pack,
+    askTimeoutMs,
+    runtime: options.unknownTool === undefined ? {} : { unknownTool: options.unknownTool },
+  });
   let listener: ProxyListener | undefined;
   let finishing = false;
   const finish = async (code: number) => {

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -206,5 +208,27 @@ describe('agentguard mcp arguments', { timeout: 60_000 }, () => {
     const both = await run(['--pack', packDir, '--upstream', 'http://127.0.0.1:9/mcp', '--', 'server']);
     assert.equal(both.code, 1);
     assert.match(both.stderr, /either as `--upstream <url>` or as `-- <command>`, not both/);
+  });
+
+  it('a pack that does not load fails before the upstream starts', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'agentguard-mcp-'));
+    const marker = join(folder, 'started');
+    const started = `require('node:fs').writeFileSync(${JSON.stringify(marker)}, '')`;
+    const result = await run(['--pack', join(folder, 'no-pack'), '--', process.execPath, '-e', started]);
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /no-pack[/\\]manifest\.json`: \$: cannot read/);
+    await assert.rejects(readFile(marker));
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  it('an upstream URL that does not answer names the URL and the reason', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/mcp`;
+    await new Promise((resolve) => closed.close(resolve));
+    const result = await run(['--pack', packDir, '--upstream', url]);
+    assert.equal(result.code, 1);
+    assert.ok(result.stderr.includes(`could not connect to the upstream MCP server \`${url}\`: fetch failed`));
+    assert.match(result.stderr, /ECONNREFUSED/);
   });
 });

@@ -1,4 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   type CallToolRequest,
@@ -28,6 +28,7 @@ import { feedbackFor } from '../runtime/feedback.ts';
 import { GuardRuntime, type RuntimeOptions } from '../runtime/guard-runtime.ts';
 import { askPerson } from './ask-person.ts';
 import { ProxyConversation, resultText } from './proxy-conversation.ts';
+import { connectUpstream, describeUpstream, type UpstreamTarget } from './upstream.ts';
 
 /** What the proxy guards with and how. */
 export interface GuardProxyOptions {
@@ -87,7 +88,7 @@ function passedCapabilities(upstream: ServerCapabilities): ServerCapabilities {
  *
  * @example
  * ```ts
- * const proxy = await GuardProxy.start(await connectUpstream({ command: 'mcp-server-filesystem', args: ['.'] }), {
+ * const proxy = await GuardProxy.start({ command: 'mcp-server-filesystem', args: ['.'] }, {
  *   packs: ['packs/mcp-filesystem'],
  * });
  * await proxy.createServer().connect(new StdioServerTransport());
@@ -139,9 +140,21 @@ export class GuardProxy {
     );
   }
 
-  /** Starts a proxy over a connected upstream client: loads the packs and builds the runtime. */
-  static async start(upstream: Client, options: GuardProxyOptions, upstreamName = 'upstream'): Promise<GuardProxy> {
-    return new GuardProxy(upstream, await proxyRuntime(options), options, upstreamName);
+  /**
+   * Starts a proxy: loads the packs and builds the runtime first (a bad pack fails before any upstream starts), then
+   * connects to the upstream, or takes a client already connected to it.
+   */
+  static async start(upstream: UpstreamTarget | Client, options: GuardProxyOptions): Promise<GuardProxy> {
+    const runtime = await proxyRuntime(options);
+    try {
+      if (upstream instanceof Client) {
+        return new GuardProxy(upstream, runtime, options, upstream.getServerVersion()?.name ?? 'upstream');
+      }
+      return new GuardProxy(await connectUpstream(upstream), runtime, options, describeUpstream(upstream));
+    } catch (error) {
+      await runtime.close();
+      throw error;
+    }
   }
 
   /**

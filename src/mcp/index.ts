@@ -5,9 +5,11 @@
  * @example
  * ```ts
  * import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
- * import { connectUpstream, GuardProxy } from 'agentguard/mcp';
- * const upstream = await connectUpstream({ command: 'mcp-server-filesystem', args: ['/home/me/project'] });
- * const proxy = await GuardProxy.start(upstream, { packs: ['packs/mcp-filesystem'] });
+ * import { GuardProxy } from 'agentguard/mcp';
+ * const proxy = await GuardProxy.start(
+ *   { command: 'mcp-server-filesystem', args: ['/home/me/project'] },
+ *   { packs: ['packs/mcp-filesystem'] },
+ * );
  * await proxy.createServer().connect(new StdioServerTransport());
  * ```
  */

@@ -52,8 +52,10 @@ export async function connectUpstream(target: UpstreamTarget, timeoutMs = defaul
   try {
     await client.connect(transport, { timeout: timeoutMs });
   } catch (error) {
+    const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : '';
+    const message = `${error instanceof Error ? error.message : String(error)}${cause}`;
+    const reason = closed && /connection closed/i.test(message) ? 'it closed the connection' : message;
     await client.close().catch(() => {});
-    const reason = closed ? 'it closed the connection' : error instanceof Error ? error.message : String(error);
     throw new AgentGuardError(
       'upstream_error',
       `could not connect to the upstream MCP server \`${describeUpstream(target)}\`: ${reason}`,

@@ -14,8 +14,6 @@
  * ```
  */
 
-export { type Approval, askPerson } from './ask-person.ts';
 export { GuardProxy, type GuardProxyOptions, proxyRuntime } from './guard-proxy.ts';
 export { listenStreamableHttp, type ProxyListener } from './http-listener.ts';
-export { ProxyConversation, resultText } from './proxy-conversation.ts';
-export { connectUpstream, describeUpstream, type UpstreamTarget } from './upstream.ts';
+export type { UpstreamTarget } from './upstream.ts';

@@ -5,7 +5,8 @@ export type ErrorCode =
   | 'guard_denied'
   | 'budget_exceeded'
   | 'model_error'
-  | 'step_failed';
+  | 'step_failed'
+  | 'upstream_error';
 
 const marker = Symbol.for('agentguard.error');
 

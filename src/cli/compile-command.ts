@@ -32,9 +32,13 @@ export interface CompileOptions {
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
-async function modelFor(options: CompileOptions): Promise<{ model: LanguageModel; finish: () => Promise<void> }> {
+async function modelFor(
+  options: CompileOptions,
+  given: LanguageModel | undefined,
+): Promise<{ model: LanguageModel; finish: () => Promise<void> }> {
   let model: LanguageModel;
-  if (options.replay !== undefined) model = new ReplayModel(await readCassette(options.replay));
+  if (given !== undefined) model = given;
+  else if (options.replay !== undefined) model = new ReplayModel(await readCassette(options.replay));
   else {
     const name = options.model ?? (process.env.AGENTGUARD_MODEL || undefined);
     if (name === undefined) {
@@ -204,8 +208,9 @@ async function generate(
 async function run<Result>(
   options: CompileOptions,
   work: (model: LanguageModel, budget: Budget) => Promise<Result>,
+  given?: LanguageModel,
 ): Promise<Result> {
-  const { model, finish } = await modelFor(options);
+  const { model, finish } = await modelFor(options, given);
   const budget = budgetFor(options);
   try {
     return await work(model, budget);
@@ -239,14 +244,25 @@ export async function compileGenerateCommand(options: Parameters<typeof generate
   exitFor(await run(options, (model, budget) => generate(options, model, budget)));
 }
 
-/** `agentguard compile build`: both steps, the specs kept in the output folder. */
-export async function compileBuildCommand(
-  options: Parameters<typeof map>[0] & Omit<Parameters<typeof generate>[0], 'spec'>,
-): Promise<void> {
-  exitFor(
-    await run(options, async (model, budget) => {
-      await map(options, model, budget);
-      return generate({ ...options, spec: options.out }, model, budget);
-    }),
+/** Options of `agentguard compile build`. */
+export type CompileBuildOptions = Parameters<typeof map>[0] & Omit<Parameters<typeof generate>[0], 'spec'>;
+
+/**
+ * `compile build` as a function: both steps, the specs kept in the output folder, answered by `model` when given
+ * (a scripted model, for instance) instead of `--model` or `--replay`; `--record` records either.
+ */
+export async function compileBuild(options: CompileBuildOptions, model?: LanguageModel): Promise<PolicyReport[]> {
+  return run(
+    options,
+    async (chosen, budget) => {
+      await map(options, chosen, budget);
+      return generate({ ...options, spec: options.out }, chosen, budget);
+    },
+    model,
   );
+}
+
+/** `agentguard compile build`: both steps, the specs kept in the output folder. */
+export async function compileBuildCommand(options: CompileBuildOptions): Promise<void> {
+  exitFor(await compileBuild(options));
 }

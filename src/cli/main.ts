@@ -6,6 +6,7 @@ import { compileBuildCommand, compileGenerateCommand, compileMapCommand } from '
 import { evalPackCommand, evalSpecCommand } from './eval-command.ts';
 import { guardAgentCheckCommand, guardAgentCompileCommand } from './guard-agent-check.ts';
 import { evalGuardAgentCommand } from './guard-agent-command.ts';
+import { mcpCommand } from './mcp-command.ts';
 import { replayCommand, startCommand } from './replay-command.ts';
 import { reviewCommand } from './review-command.ts';
 
@@ -156,6 +157,24 @@ program
   .option('--port <n>', 'port to bind (0 picks a free one)', '0')
   .option('--no-open', 'do not open a browser')
   .action(reviewCommand);
+
+program
+  .command('mcp')
+  .description('Guard an MCP server: re-expose its tools and check every tools/call against guard packs')
+  .usage('--pack <dir> [options] (-- <command> [args...] | --upstream <url>)')
+  .argument('[command...]', 'the upstream MCP server to start, after --')
+  .requiredOption('--pack <dir>', 'guard pack folder (repeat for more)', (dir: string, dirs: string[] = []) => [
+    ...dirs,
+    dir,
+  ])
+  .option('--upstream <url>', 'a Streamable HTTP upstream instead of a command')
+  .option('--listen <port>', 'serve Streamable HTTP on this port at /mcp instead of stdio')
+  .option('--host <host>', 'the address to listen on', '127.0.0.1')
+  .addOption(
+    new Option('--unknown-tool <decision>', 'decision for tools no pack knows').choices(['allow', 'deny', 'ask']),
+  )
+  .option('--ask-timeout <seconds>', 'how long a person has to approve a call', '300')
+  .action(mcpCommand);
 
 program
   .command('start')

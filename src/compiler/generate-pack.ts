@@ -152,7 +152,7 @@ export async function generatePack(options: GenerateOptions): Promise<PolicyRepo
     const enforced: string[] = [];
     /** Records an enforced policy: its code among the pack's files, its hashes, its cases and its report. */
     const enforce = (
-      id: string,
+      { id, effect }: { id: string; effect?: 'deny' | 'ask' | undefined },
       file: string,
       code: string,
       record: PolicyRecord,
@@ -162,7 +162,7 @@ export async function generatePack(options: GenerateOptions): Promise<PolicyRepo
     ) => {
       files.set(file, code);
       records[id] = record;
-      entries.push({ id, state: 'enforced', effect: 'deny' });
+      entries.push({ id, state: 'enforced', effect: effect ?? 'deny' });
       enforced.push(id);
       allCases.push(...cases);
       reports.push({
@@ -212,7 +212,7 @@ export async function generatePack(options: GenerateOptions): Promise<PolicyRepo
       ) {
         const origin = editedByHand ? 'kept' : 'unchanged';
         progress({ tool: tool.name, policy: policy.id, step: origin });
-        enforce(policy.id, file, existing, record, savedCases, origin, 0);
+        enforce(policy, file, existing, record, savedCases, origin, 0);
         continue;
       }
 
@@ -276,7 +276,7 @@ export async function generatePack(options: GenerateOptions): Promise<PolicyRepo
       if (result.typeErrors.length === 0 && result.failures.length === 0) {
         progress({ tool: tool.name, policy: policy.id, step: 'enforced' });
         await writeText(join(out, file), code);
-        enforce(policy.id, file, code, { specHash, codeHash: contentHash(code) }, cases, 'generated', repairs);
+        enforce(policy, file, code, { specHash, codeHash: contentHash(code) }, cases, 'generated', repairs);
       } else {
         const last = [...result.typeErrors, ...result.failures][0] ?? 'unknown';
         const reason = `no implementation went green after ${repairs} repairs; last failure: ${last}`;

@@ -10,6 +10,10 @@ export const draftPolicySchema = z.object({
   name: z.string().min(1),
   description: z.string().min(1),
   references: z.array(z.string().min(1)).min(1),
+  effect: z
+    .enum(['deny', 'ask'])
+    .optional()
+    .describe('`ask` when the document lets the call run once a person approves it; otherwise leave it out (deny)'),
 });
 
 /** A policy as the mapper's steps pass it around. */
@@ -26,7 +30,7 @@ export const createPoliciesPrompt: PromptTemplate<
   typeof policies
 > = {
   id: 'map.create_policies',
-  version: 1,
+  version: 2,
   system: `You map a written policy onto the tools of an AI agent, so that each policy can be checked before the tool runs. ${untrusted}`,
   render: ({ document, tool, tools }) =>
     [
@@ -44,7 +48,7 @@ export const addPoliciesPrompt: PromptTemplate<
   typeof policies
 > = {
   id: 'map.add_policies',
-  version: 1,
+  version: 2,
   system: `You review a mapping of a written policy onto an agent's tool and find what it missed. ${untrusted}`,
   render: ({ document, tool, found }) =>
     [
@@ -59,7 +63,7 @@ export const addPoliciesPrompt: PromptTemplate<
 /** Atomic policies, duplicates merged. */
 export const splitMergePrompt: PromptTemplate<{ tool: ToolSpec; found: readonly DraftPolicy[] }, typeof policies> = {
   id: 'map.split_merge',
-  version: 1,
+  version: 2,
   system: `You make a list of policies atomic: one checkable rule each. ${untrusted}`,
   render: ({ tool, found }) =>
     [

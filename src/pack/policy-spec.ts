@@ -8,6 +8,8 @@ const policySchema = z.object({
   compliance_examples: z.array(z.string()),
   violation_examples: z.array(z.string()),
   remedy: z.string().optional(),
+  /** `ask` when a person may approve a call that breaks the policy; default deny. */
+  effect: z.enum(['deny', 'ask']).optional(),
 });
 
 /** Schema of a tool-policy spec: the atomic policies that apply to one tool. */

@@ -5,7 +5,7 @@
  * Run: `npm run test:package` (it reaches only the npm registry, for the frameworks).
  */
 import assert from 'node:assert/strict';
-import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
+import { type SpawnSyncReturns, spawn, spawnSync } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -206,6 +206,32 @@ export { decision, text, wrong };
       const help = cli(...command, '--help');
       assert.equal(help.status, 0, help.stderr);
     }
+  });
+
+  it('npx agentguard review serves the page and its assets from the installed package', async () => {
+    const bin = join(project, 'node_modules', '.bin', 'agentguard');
+    const child = spawn(process.execPath, [bin, 'review', 'node_modules/agentguard/packs/tau-airline', '--no-open'], {
+      cwd: project,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (chunk) => {
+          out += chunk;
+          const found = /at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out)?.[1];
+          if (found !== undefined) resolve(found);
+        });
+        child.once('exit', () => reject(new Error(`exited before serving: ${out}`)));
+      });
+      for (const path of ['', 'assets/review.js', 'assets/review.css', 'assets/highlight.js', 'api/pack']) {
+        assert.equal((await fetch(`${url}${path}`)).status, 200, path);
+      }
+    } finally {
+      child.kill('SIGINT');
+    }
+    assert.equal(await exited, 0);
   });
 
   it('the shipped SQL access-control program decides from inside node_modules', async () => {

@@ -62,33 +62,31 @@ export function toolsInvoker(find: (name: string) => LookupTool | undefined): To
  *
  * @example
  * ```ts
- * const guard = new CallGuard(runtime, options, toolsInvoker(find));
- * const verdict = await guard.decide(call, conversation);
+ * const guard = new CallGuard(runtime, options);
+ * const verdict = await guard.decide(call, conversation, toolsInvoker(find));
  * return guard.settle(verdict, false, () => run(call.arguments));
  * ```
  */
 export class CallGuard {
   private readonly runtime: GuardRuntime;
   private readonly options: AdapterOptions;
-  private readonly invoker: ToolInvoker;
 
-  constructor(runtime: GuardRuntime, options: AdapterOptions, frameworkLookups: ToolInvoker) {
+  constructor(runtime: GuardRuntime, options: AdapterOptions) {
     this.runtime = runtime;
     this.options = options;
-    this.invoker = options.invoker ?? frameworkLookups;
   }
 
-  /** Decides a call in its conversation; `report` passes the verdict to `onVerdict`. */
-  async decide(call: ToolCall, conversation: Conversation, report = true): Promise<Verdict> {
-    const now = this.options.now?.() ?? new Date();
-    const verdict = await this.runtime.check(call, { conversation, invoker: this.invoker, now });
-    if (report) this.report(verdict, call);
-    return verdict;
+  /**
+   * Decides a call in its conversation, reporting the verdict. Lookups go to `options.invoker` when given, else to
+   * `frameworkLookups` (the framework's own tools).
+   */
+  decide(call: ToolCall, conversation: Conversation, frameworkLookups: ToolInvoker): Promise<Verdict> {
+    return this.check(call, conversation, frameworkLookups, true);
   }
 
   /** Decides whether a call must wait for a person: reports and answers true only for `ask`. */
-  async asks(call: ToolCall, conversation: Conversation): Promise<boolean> {
-    const verdict = await this.decide(call, conversation, false);
+  async asks(call: ToolCall, conversation: Conversation, frameworkLookups: ToolInvoker): Promise<boolean> {
+    const verdict = await this.check(call, conversation, frameworkLookups, false);
     if (verdict.decision !== 'ask') return false;
     this.report(verdict, call);
     return true;
@@ -100,6 +98,19 @@ export class CallGuard {
    */
   settle<Result>(verdict: Verdict, approved: boolean, run: () => Promise<Result>): Promise<Result | string> {
     return settleCall(verdict, run, { approved, ...(this.options.onDeny ? { onDeny: this.options.onDeny } : {}) });
+  }
+
+  private async check(
+    call: ToolCall,
+    conversation: Conversation,
+    frameworkLookups: ToolInvoker,
+    report: boolean,
+  ): Promise<Verdict> {
+    const now = this.options.now?.() ?? new Date();
+    const invoker = this.options.invoker ?? frameworkLookups;
+    const verdict = await this.runtime.check(call, { conversation, invoker, now });
+    if (report) this.report(verdict, call);
+    return verdict;
   }
 
   private report(verdict: Verdict, call: ToolCall): void {

@@ -14,6 +14,7 @@
  */
 import type { ModelMessage, ToolSet } from 'ai';
 import { AgentGuardError } from '../../errors.ts';
+import type { ToolInvoker } from '../../model/guard-context.ts';
 import type { ToolCall } from '../../model/tool-call.ts';
 import type { GuardRuntime } from '../../runtime/guard-runtime.ts';
 import { type AdapterOptions, CallGuard, toolsInvoker } from '../guard-call.ts';
@@ -62,13 +63,13 @@ export function guardTools<Tools extends ToolSet>(
     const id = `agentguard_lookup_${++lookupCounter}`;
     return async (args) => execute(args as never, { toolCallId: id, messages: [], context: undefined as never });
   });
-  const guard = new CallGuard(runtime, options, lookups);
+  const guard = new CallGuard(runtime, options);
   const guarded: Record<string, AnyTool> = {};
-  for (const [name, tool] of Object.entries(tools)) guarded[name] = guardTool(guard, name, tool);
+  for (const [name, tool] of Object.entries(tools)) guarded[name] = guardTool(guard, lookups, name, tool);
   return guarded as Tools;
 }
 
-function guardTool(guard: CallGuard, name: string, tool: AnyTool): AnyTool {
+function guardTool(guard: CallGuard, lookups: ToolInvoker, name: string, tool: AnyTool): AnyTool {
   const execute = tool.execute;
   if (execute === undefined) {
     throw new AgentGuardError(
@@ -84,13 +85,13 @@ function guardTool(guard: CallGuard, name: string, tool: AnyTool): AnyTool {
       approvalOptions: { toolCallId: string; messages: ModelMessage[]; context: unknown },
     ) => {
       const call = toolCall(name, input, approvalOptions.toolCallId);
-      if (await guard.asks(call, fromModelMessages(approvalOptions.messages, call.id))) return true;
+      if (await guard.asks(call, fromModelMessages(approvalOptions.messages, call.id), lookups)) return true;
       if (typeof needsApproval === 'function') return needsApproval(input as never, approvalOptions as never);
       return needsApproval ?? false;
     },
     execute: async (input: unknown, executeOptions: { toolCallId: string; messages: ModelMessage[] }) => {
       const call = toolCall(name, input, executeOptions.toolCallId);
-      const verdict = await guard.decide(call, fromModelMessages(executeOptions.messages, call.id));
+      const verdict = await guard.decide(call, fromModelMessages(executeOptions.messages, call.id), lookups);
       const approved = approvedByPerson(executeOptions.messages, call.id);
       return guard.settle(verdict, approved, async () => execute(input as never, executeOptions as never));
     },

@@ -84,12 +84,16 @@ export class CallGuard {
     return this.check(call, conversation, frameworkLookups, true);
   }
 
-  /** Decides whether a call must wait for a person: reports and answers true only for `ask`. */
-  async asks(call: ToolCall, conversation: Conversation, frameworkLookups: ToolInvoker): Promise<boolean> {
+  /** Decides whether a call must wait for a person: the `ask` verdict (reported), or undefined for any other. */
+  async askFor(
+    call: ToolCall,
+    conversation: Conversation,
+    frameworkLookups: ToolInvoker,
+  ): Promise<Verdict | undefined> {
     const verdict = await this.check(call, conversation, frameworkLookups, false);
-    if (verdict.decision !== 'ask') return false;
+    if (verdict.decision !== 'ask') return undefined;
     this.report(verdict, call);
-    return true;
+    return verdict;
   }
 
   /**

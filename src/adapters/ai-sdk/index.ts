@@ -85,7 +85,8 @@ function guardTool(guard: CallGuard, lookups: ToolInvoker, name: string, tool: A
       approvalOptions: { toolCallId: string; messages: ModelMessage[]; context: unknown },
     ) => {
       const call = toolCall(name, input, approvalOptions.toolCallId);
-      if (await guard.asks(call, fromModelMessages(approvalOptions.messages, call.id), lookups)) return true;
+      if ((await guard.askFor(call, fromModelMessages(approvalOptions.messages, call.id), lookups)) !== undefined)
+        return true;
       if (typeof needsApproval === 'function') return needsApproval(input as never, approvalOptions as never);
       return needsApproval ?? false;
     },

@@ -102,7 +102,8 @@ export function guardAgentTools<const Tools extends readonly Tool[]>(
       ...tool,
       needsApproval: async (runContext, input, callId) => {
         const call = { id: callId ?? '', name: tool.name, arguments: toolArguments(input, tool.name, '$.input') };
-        if (await guard.asks(call, conversationOf(runContext, tool.name), lookupsIn(runContext))) return true;
+        if ((await guard.askFor(call, conversationOf(runContext, tool.name), lookupsIn(runContext))) !== undefined)
+          return true;
         return tool.needsApproval(runContext, input, callId);
       },
       invoke: async (runContext, input, details) => {

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { ToolInvoker } from '../model/guard-context.ts';
 import { type GuardPack, loadPack } from '../pack/load-pack.ts';
 import type { ToolSpec } from '../pack/tool-spec.ts';
-import { environmentFor } from '../replay/environment.ts';
+import { type EnvironmentFactory, environmentFor } from '../replay/environment.ts';
 
 /** The folder of the reviewed airline pack. */
 export const airlinePackDir = fileURLToPath(new URL('../../packs/tau-airline/', import.meta.url));
@@ -63,6 +63,9 @@ export interface Airline {
   specs(names: readonly string[]): ToolSpec[];
 }
 
+/** The airline's data and pack, read once. */
+let airlineSetup: Promise<[EnvironmentFactory | undefined, GuardPack]> | undefined;
+
 /**
  * A fresh airline.
  *
@@ -73,7 +76,8 @@ export interface Airline {
  * ```
  */
 export async function freshAirline(): Promise<Airline> {
-  const [fresh, pack] = await Promise.all([environmentFor('tau-airline'), airlinePack()]);
+  airlineSetup ??= Promise.all([environmentFor('tau-airline'), airlinePack()]);
+  const [fresh, pack] = await airlineSetup;
   if (fresh === undefined) throw new Error('no environment for the airline domain');
   const environment = fresh();
   const ran: Airline['ran'] = [];

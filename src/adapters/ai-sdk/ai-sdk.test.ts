@@ -1,91 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { LanguageModelV4GenerateResult, LanguageModelV4StreamPart } from '@ai-sdk/provider';
-import { generateText, jsonSchema, type ModelMessage, stepCountIs, streamText, type ToolSet, tool } from 'ai';
-import { convertArrayToReadableStream, MockLanguageModelV4 } from 'ai/test';
+import { generateText, type ModelMessage, stepCountIs, streamText } from 'ai';
+import type { MockLanguageModelV4 } from 'ai/test';
 import type { ToolCall } from '../../model/tool-call.ts';
 import type { Verdict } from '../../model/verdict.ts';
 import { GuardRuntime } from '../../runtime/guard-runtime.ts';
 import { GuardDeniedError } from '../../runtime/guard-tool.ts';
-import {
-  type Airline,
-  airlinePack,
-  cancellable,
-  cancellationRequest,
-  freshAirline,
-  notCancellable,
-} from '../airline-fixture.ts';
+import { airlinePack, cancellable, cancellationRequest, freshAirline, notCancellable } from '../airline-fixture.ts';
 import type { AdapterOptions } from '../guard-call.ts';
 import { guardTools } from './index.ts';
-
-/** One model step: tool calls, or a final text. */
-type Step = { calls: { id: string; name: string; args: unknown }[] } | { text: string };
-
-const usage = {
-  inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
-  outputTokens: { total: 5, text: 5, reasoning: undefined },
-};
-
-function generated(step: Step): LanguageModelV4GenerateResult {
-  if ('text' in step) {
-    return {
-      content: [{ type: 'text', text: step.text }],
-      finishReason: { unified: 'stop', raw: 'stop' },
-      usage,
-      warnings: [],
-    };
-  }
-  return {
-    content: step.calls.map((call) => ({
-      type: 'tool-call' as const,
-      toolCallId: call.id,
-      toolName: call.name,
-      input: JSON.stringify(call.args),
-    })),
-    finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
-    usage,
-    warnings: [],
-  };
-}
-
-function streamed(step: Step): LanguageModelV4StreamPart[] {
-  const result = generated(step);
-  return [
-    { type: 'stream-start', warnings: [] },
-    ...result.content.flatMap((part): LanguageModelV4StreamPart[] =>
-      part.type === 'text'
-        ? [
-            { type: 'text-start', id: 't' },
-            { type: 'text-delta', id: 't', delta: part.text },
-            { type: 'text-end', id: 't' },
-          ]
-        : part.type === 'tool-call'
-          ? [part]
-          : [],
-    ),
-    { type: 'finish', usage, finishReason: result.finishReason },
-  ];
-}
-
-function model(steps: Step[]): MockLanguageModelV4 {
-  return new MockLanguageModelV4({
-    doGenerate: steps.map(generated),
-    doStream: steps.map((step) => ({ stream: convertArrayToReadableStream(streamed(step)) })),
-  });
-}
-
-/** The airline's tools as AI SDK tools. */
-function airlineTools(airline: Airline): ToolSet {
-  const tools: ToolSet = {};
-  for (const spec of airline.specs(['get_reservation_details', 'cancel_reservation'])) {
-    tools[spec.name] = tool({
-      description: spec.description,
-      inputSchema: jsonSchema<Record<string, unknown>>(spec.parameters),
-      execute: async (args: Record<string, unknown>) => airline.run(spec.name, args),
-    });
-  }
-  return tools;
-}
+import { airlineTools, scriptedLanguageModel as model } from './test-doubles.ts';
 
 function messages(lines: ReturnType<typeof cancellationRequest>): ModelMessage[] {
   return lines.map((line) => ({ role: line.role, content: line.text }));
@@ -136,7 +60,11 @@ describe('agentguard/ai-sdk', () => {
     const result = await generateText({
       model: mock,
       messages: messages(cancellationRequest(notCancellable.reservationId, notCancellable.userId, { confirmed: true })),
-      tools: guardTools(runtime, airlineTools(airline), adapterOptions),
+      tools: guardTools(
+        runtime,
+        airlineTools(airline, ['get_reservation_details', 'cancel_reservation']),
+        adapterOptions,
+      ),
       stopWhen: stepCountIs(5),
     });
     assert.deepEqual(
@@ -156,7 +84,11 @@ describe('agentguard/ai-sdk', () => {
     const result = streamText({
       model: model([{ calls: [cancel('c1', cancellable.reservationId)] }, { text: 'Cancelled.' }]),
       messages: messages(cancellationRequest(cancellable.reservationId, cancellable.userId, { confirmed: true })),
-      tools: guardTools(runtime, airlineTools(airline), adapterOptions),
+      tools: guardTools(
+        runtime,
+        airlineTools(airline, ['get_reservation_details', 'cancel_reservation']),
+        adapterOptions,
+      ),
       stopWhen: stepCountIs(5),
     });
     assert.equal(await result.text, 'Cancelled.');
@@ -173,7 +105,11 @@ describe('agentguard/ai-sdk', () => {
   for (const approved of [true, false]) {
     it(`pauses an ask for approval and ${approved ? 'runs the approved call' : 'does not run the declined call'}`, async () => {
       const { runtime, airline, verdicts, adapterOptions } = await setUp({ ask: ['cancel.eligibility'] });
-      const tools = guardTools(runtime, airlineTools(airline), adapterOptions);
+      const tools = guardTools(
+        runtime,
+        airlineTools(airline, ['get_reservation_details', 'cancel_reservation']),
+        adapterOptions,
+      );
       const opening = messages(
         cancellationRequest(notCancellable.reservationId, notCancellable.userId, { confirmed: true }),
       );
@@ -208,7 +144,11 @@ describe('agentguard/ai-sdk', () => {
 
   it('checks the call a person edited before approving it, not the draft', async () => {
     const { runtime, airline, verdicts, adapterOptions } = await setUp({ ask: ['cancel.eligibility'] });
-    const tools = guardTools(runtime, airlineTools(airline), adapterOptions);
+    const tools = guardTools(
+      runtime,
+      airlineTools(airline, ['get_reservation_details', 'cancel_reservation']),
+      adapterOptions,
+    );
     const opening = messages(
       cancellationRequest(notCancellable.reservationId, notCancellable.userId, { confirmed: true }),
     );
@@ -254,7 +194,11 @@ describe('agentguard/ai-sdk', () => {
         { text: 'Cancelled.' },
       ]),
       messages: messages(cancellationRequest(cancellable.reservationId, cancellable.userId, { confirmed: true })),
-      tools: guardTools(runtime, airlineTools(airline), adapterOptions),
+      tools: guardTools(
+        runtime,
+        airlineTools(airline, ['get_reservation_details', 'cancel_reservation']),
+        adapterOptions,
+      ),
       repairToolCall: async ({ toolCall }) => {
         const draft = JSON.parse(toolCall.input) as { booking: string };
         return {
@@ -279,7 +223,11 @@ describe('agentguard/ai-sdk', () => {
     await generateText({
       model: model([{ calls: [cancel('c1', notCancellable.reservationId)] }, { text: 'Cancelled.' }]),
       messages: messages(cancellationRequest(notCancellable.reservationId, notCancellable.userId, { confirmed: true })),
-      tools: guardTools(runtime, airlineTools(airline), adapterOptions),
+      tools: guardTools(
+        runtime,
+        airlineTools(airline, ['get_reservation_details', 'cancel_reservation']),
+        adapterOptions,
+      ),
       stopWhen: stepCountIs(5),
     });
     assert.deepEqual(
@@ -295,7 +243,10 @@ describe('agentguard/ai-sdk', () => {
     const result = await generateText({
       model: model([{ calls: [cancel('c1', cancellable.reservationId)] }]),
       messages: messages(cancellationRequest(cancellable.reservationId, cancellable.userId, { confirmed: false })),
-      tools: guardTools(runtime, airlineTools(airline), { ...adapterOptions, onDeny: 'throw' }),
+      tools: guardTools(runtime, airlineTools(airline, ['get_reservation_details', 'cancel_reservation']), {
+        ...adapterOptions,
+        onDeny: 'throw',
+      }),
     });
     const error = result.content.find((part) => part.type === 'tool-error');
     assert.ok(error?.error instanceof GuardDeniedError);

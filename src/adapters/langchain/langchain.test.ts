@@ -1,9 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
-import type { ChatResult } from '@langchain/core/outputs';
-import { tool } from '@langchain/core/tools';
 import { Command, MemorySaver } from '@langchain/langgraph';
 import { createAgent, type HITLRequest, type HITLResponse } from 'langchain';
 import type { ToolCall } from '../../model/tool-call.ts';
@@ -11,7 +8,6 @@ import type { Verdict } from '../../model/verdict.ts';
 import { GuardRuntime } from '../../runtime/guard-runtime.ts';
 import { GuardDeniedError } from '../../runtime/guard-tool.ts';
 import {
-  type Airline,
   airlinePack,
   cancellable,
   cancellationRequest,
@@ -20,51 +16,7 @@ import {
   notCancellable,
 } from '../airline-fixture.ts';
 import { guardMiddleware, type LangChainGuardOptions } from './index.ts';
-
-type Step = { calls: { id: string; name: string; args: Record<string, unknown> }[] } | { text: string };
-
-/** A chat model that binds tools and answers with scripted steps, keeping the messages of every call. */
-class ScriptedChatModel extends BaseChatModel {
-  readonly received: BaseMessage[][] = [];
-  private readonly steps: Step[];
-
-  constructor(steps: Step[]) {
-    super({});
-    this.steps = steps;
-  }
-
-  _llmType(): string {
-    return 'scripted';
-  }
-
-  override bindTools(): this {
-    return this;
-  }
-
-  async _generate(messages: BaseMessage[]): Promise<ChatResult> {
-    this.received.push(messages);
-    const step = this.steps[this.received.length - 1];
-    if (step === undefined) throw new Error(`no scripted step ${this.received.length}`);
-    const message =
-      'text' in step
-        ? new AIMessage(step.text)
-        : new AIMessage({
-            content: '',
-            tool_calls: step.calls.map((call) => ({ ...call, type: 'tool_call' as const })),
-          });
-    return { generations: [{ text: typeof message.content === 'string' ? message.content : '', message }] };
-  }
-}
-
-function airlineTools(airline: Airline) {
-  return airline.specs(['get_reservation_details', 'cancel_reservation']).map((spec) =>
-    tool(async (args: Record<string, unknown>) => airline.run(spec.name, args), {
-      name: spec.name,
-      description: spec.description,
-      schema: spec.parameters,
-    }),
-  );
-}
+import { airlineTools, ScriptedChatModel } from './test-doubles.ts';
 
 function messages(lines: Line[]): BaseMessage[] {
   return lines.map((line) => (line.role === 'user' ? new HumanMessage(line.text) : new AIMessage(line.text)));
@@ -84,7 +36,7 @@ async function setUp(options: { ask?: string[]; shadow?: boolean; onDeny?: 'thro
   });
   const airline = await freshAirline();
   const verdicts: { verdict: Verdict; call: ToolCall }[] = [];
-  const tools = airlineTools(airline);
+  const tools = airlineTools(airline, ['get_reservation_details', 'cancel_reservation']);
   const guardOptions: LangChainGuardOptions = {
     tools,
     now: () => airline.now,

@@ -3,23 +3,17 @@ import { describe, it } from 'node:test';
 import {
   Agent,
   type AgentInputItem,
-  type AgentOutputItem,
   type Model,
   type ModelRequest,
-  type ModelResponse,
   run,
-  type StreamEvent,
   setTracingDisabled,
   ToolCallError,
-  tool,
-  Usage,
 } from '@openai/agents';
 import type { ToolCall } from '../../model/tool-call.ts';
 import type { Verdict } from '../../model/verdict.ts';
 import { GuardRuntime } from '../../runtime/guard-runtime.ts';
 import { GuardDeniedError } from '../../runtime/guard-tool.ts';
 import {
-  type Airline,
   airlinePack,
   cancellable,
   cancellationRequest,
@@ -29,60 +23,9 @@ import {
 } from '../airline-fixture.ts';
 import type { AdapterOptions } from '../guard-call.ts';
 import { guardAgentTools } from './index.ts';
+import { airlineTools, ScriptedAgentModel } from './test-doubles.ts';
 
 setTracingDisabled(true);
-
-type Step = { calls: { id: string; name: string; args: unknown }[] } | { text: string };
-
-/** A model that answers with scripted steps and keeps every request it was sent. */
-class ScriptedAgentModel implements Model {
-  readonly requests: ModelRequest[] = [];
-  private readonly steps: Step[];
-
-  constructor(steps: Step[]) {
-    this.steps = steps;
-  }
-
-  async getResponse(request: ModelRequest): Promise<ModelResponse> {
-    this.requests.push(request);
-    const step = this.steps[this.requests.length - 1];
-    if (step === undefined) throw new Error(`no scripted step ${this.requests.length}`);
-    const output: AgentOutputItem[] =
-      'text' in step
-        ? [
-            {
-              type: 'message',
-              role: 'assistant',
-              status: 'completed',
-              content: [{ type: 'output_text', text: step.text }],
-            },
-          ]
-        : step.calls.map((call) => ({
-            type: 'function_call',
-            callId: call.id,
-            name: call.name,
-            arguments: JSON.stringify(call.args),
-            status: 'completed',
-          }));
-    return { usage: new Usage(), output, responseId: `response_${this.requests.length}` };
-  }
-
-  getStreamedResponse(): AsyncIterable<StreamEvent> {
-    throw new Error('the scripted model answers `run` without streaming');
-  }
-}
-
-function airlineTools(airline: Airline) {
-  return airline.specs(['get_reservation_details', 'cancel_reservation']).map((spec) =>
-    tool({
-      name: spec.name,
-      description: spec.description,
-      parameters: { ...spec.parameters, additionalProperties: true } as never,
-      strict: false,
-      execute: async (args: unknown) => airline.run(spec.name, args as Record<string, unknown>),
-    }),
-  );
-}
 
 function items(lines: Line[]): AgentInputItem[] {
   return lines.map((line) =>
@@ -115,7 +58,11 @@ async function setUp(options: { ask?: string[]; shadow?: boolean; onDeny?: 'thro
     onVerdict: (verdict, call) => verdicts.push({ verdict, call }),
     ...(options.onDeny ? { onDeny: options.onDeny } : {}),
   };
-  const guard = guardAgentTools(runtime, airlineTools(airline), adapterOptions);
+  const guard = guardAgentTools(
+    runtime,
+    airlineTools(airline, ['get_reservation_details', 'cancel_reservation']),
+    adapterOptions,
+  );
   const agentFor = (model: Model) =>
     new Agent({ name: 'Airline agent', instructions: 'Help.', model, tools: guard.tools });
   return { airline, verdicts, guard, agentFor };

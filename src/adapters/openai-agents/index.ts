@@ -28,9 +28,9 @@ export { fromAgentItems } from './from-agent-items.ts';
 type AnyFunctionTool = FunctionTool<any, any, any>;
 
 /** Guarded function tools and the filter that lets them see the run's items. */
-export interface GuardedAgentTools<Tools extends readonly AnyFunctionTool[]> {
+export interface GuardedAgentTools<AgentTool extends Tool> {
   /** The tools, guarded, in the order given. */
-  tools: Tools;
+  tools: AgentTool[];
   /**
    * Records the items the model is given before each model call, so each tool call is decided in the conversation it
    * was made in. Pass it as the run's `callModelInputFilter` (it returns the input unchanged). A guarded tool that runs
@@ -62,11 +62,11 @@ export interface GuardedAgentTools<Tools extends readonly AnyFunctionTool[]> {
  * result = await run(agent, result.state, { callModelInputFilter: guard.callModelInputFilter });
  * ```
  */
-export function guardAgentTools<const Tools extends readonly Tool[]>(
+export function guardAgentTools<AgentTool extends Tool>(
   runtime: GuardRuntime,
-  tools: Tools,
+  tools: readonly AgentTool[],
   options: AdapterOptions = {},
-): GuardedAgentTools<Tools & readonly AnyFunctionTool[]> {
+): GuardedAgentTools<AgentTool> {
   const functionTools = tools.map((tool) => {
     if (tool.type !== 'function') {
       throw new AgentGuardError(
@@ -120,5 +120,5 @@ export function guardAgentTools<const Tools extends readonly Tool[]>(
     if (typeof context === 'object' && context !== null) histories.set(context, modelData.input);
     return modelData;
   };
-  return { tools: guarded as unknown as Tools & readonly AnyFunctionTool[], callModelInputFilter };
+  return { tools: guarded as unknown as AgentTool[], callModelInputFilter };
 }

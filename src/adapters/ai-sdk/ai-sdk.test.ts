@@ -142,6 +142,24 @@ describe('agentguard/ai-sdk', () => {
     });
   }
 
+  it('does not let an approval the AI SDK settled on its own run an ask', async () => {
+    const { runtime, airline, adapterOptions } = await setUp({ ask: ['cancel.eligibility'] });
+    const mock = model([{ calls: [cancel('c1', notCancellable.reservationId)] }, { text: 'Not cancelled.' }]);
+    await generateText({
+      model: mock,
+      messages: messages(cancellationRequest(notCancellable.reservationId, notCancellable.userId, { confirmed: true })),
+      tools: guardTools(
+        runtime,
+        airlineTools(airline, ['get_reservation_details', 'cancel_reservation']),
+        adapterOptions,
+      ),
+      toolApproval: { cancel_reservation: 'approved' },
+      stopWhen: stepCountIs(5),
+    });
+    assert.deepEqual(airline.ran, []);
+    assert.match(toolResultsSeen(mock, 1).get('c1') ?? '', /needs a person's approval/);
+  });
+
   it('checks the call a person edited before approving it, not the draft', async () => {
     const { runtime, airline, verdicts, adapterOptions } = await setUp({ ask: ['cancel.eligibility'] });
     const tools = guardTools(

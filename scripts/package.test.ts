@@ -18,7 +18,7 @@ const repoPackage = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'
   devDependencies: Record<string, string>;
   dependencies: Record<string, string>;
 };
-const frameworks = ['ai', '@openai/agents', 'langchain', '@langchain/core'];
+const frameworks = ['ai', '@openai/agents', 'langchain', '@langchain/core', '@langchain/langgraph'];
 const versionOf = (name: string) => repoPackage.devDependencies[name] ?? repoPackage.dependencies[name] ?? 'latest';
 
 let work = '';
@@ -106,6 +106,10 @@ console.log(JSON.stringify({ root: Object.keys(rootEntry).length, frameworkUrls,
     await writeFile(
       join(project, 'usage.ts'),
       `import { type Decision, feedbackFor, fromOpenAIChat, GuardRuntime, loadPack, type Verdict } from 'agentguard';
+import { guardTools } from 'agentguard/ai-sdk';
+import { guardMiddleware } from 'agentguard/langchain';
+import { GuardProxy } from 'agentguard/mcp';
+import { guardAgentTools } from 'agentguard/openai-agents';
 import { mockInvoker } from 'agentguard/testing';
 
 const runtime = new GuardRuntime([await loadPack('node_modules/agentguard/packs/tau-airline')]);
@@ -117,6 +121,7 @@ const decision: Decision = verdict.decision;
 const text: string = feedbackFor(verdict);
 // @ts-expect-error a decision is one of three words, which proves the types resolved rather than fell back to any
 const wrong: Decision = 'maybe';
+export const entries = [guardTools, guardAgentTools, guardMiddleware, GuardProxy];
 export { decision, text, wrong };
 `,
     );

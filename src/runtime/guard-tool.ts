@@ -44,8 +44,25 @@ export function guardTool<Args extends Record<string, unknown>, Result>(
   return async (args) => {
     const call: ToolCall = { id: `guarded_${++callCounter}`, name, arguments: args };
     const verdict = await runtime.check(call, await options.context());
-    if (verdict.decision === 'allow') return tool(args);
-    if (options.onDeny === 'throw') throw new GuardDeniedError(verdict);
-    return feedbackFor(verdict);
+    return settleCall(verdict, () => tool(args), options);
   };
+}
+
+/**
+ * Acts on a verdict for a call about to run: runs it when allowed, or when the verdict asks and a person approved it;
+ * otherwise returns the feedback for the agent (`onDeny: 'feedback'`, the default) or throws `GuardDeniedError`.
+ *
+ * @example
+ * ```ts
+ * const result = await settleCall(verdict, () => cancelReservation(args), { approved: false });
+ * ```
+ */
+export async function settleCall<Result>(
+  verdict: Verdict,
+  run: () => Promise<Result>,
+  options: { onDeny?: 'feedback' | 'throw'; approved?: boolean } = {},
+): Promise<Result | string> {
+  if (verdict.decision === 'allow' || (verdict.decision === 'ask' && options.approved === true)) return run();
+  if (options.onDeny === 'throw') throw new GuardDeniedError(verdict);
+  return feedbackFor(verdict);
 }

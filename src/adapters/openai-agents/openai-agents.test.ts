@@ -1,0 +1,195 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import {
+  Agent,
+  type AgentInputItem,
+  type Model,
+  type ModelRequest,
+  run,
+  setTracingDisabled,
+  ToolCallError,
+} from '@openai/agents';
+import type { ToolCall } from '../../model/tool-call.ts';
+import type { Verdict } from '../../model/verdict.ts';
+import { GuardRuntime } from '../../runtime/guard-runtime.ts';
+import { GuardDeniedError } from '../../runtime/guard-tool.ts';
+import {
+  airlinePack,
+  cancellable,
+  cancellationRequest,
+  freshAirline,
+  type Line,
+  notCancellable,
+} from '../airline-fixture.ts';
+import type { AdapterOptions } from '../guard-call.ts';
+import { guardAgentTools } from './index.ts';
+import { airlineTools, ScriptedAgentModel } from './test-doubles.ts';
+
+setTracingDisabled(true);
+
+function items(lines: Line[]): AgentInputItem[] {
+  return lines.map((line) =>
+    line.role === 'user'
+      ? { role: 'user', content: line.text }
+      : { role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: line.text }] },
+  );
+}
+
+/** The output of the function call of that id, as the model was given it in a request. */
+function outputSeen(request: ModelRequest | undefined, callId: string): string {
+  const input = Array.isArray(request?.input) ? request.input : [];
+  for (const item of input) {
+    if (item.type === 'function_call_result' && item.callId === callId) {
+      return typeof item.output === 'string' ? item.output : JSON.stringify(item.output);
+    }
+  }
+  return '';
+}
+
+async function setUp(options: { ask?: string[]; shadow?: boolean; onDeny?: 'throw' } = {}) {
+  const runtime = new GuardRuntime([await airlinePack({ ask: options.ask ?? [] })], {
+    shadow: options.shadow ?? false,
+  });
+  const airline = await freshAirline();
+  const verdicts: { verdict: Verdict; call: ToolCall }[] = [];
+  const adapterOptions: AdapterOptions = {
+    invoker: airline.invoker,
+    now: () => airline.now,
+    onVerdict: (verdict, call) => verdicts.push({ verdict, call }),
+    ...(options.onDeny ? { onDeny: options.onDeny } : {}),
+  };
+  const guard = guardAgentTools(
+    runtime,
+    airlineTools(airline, ['get_reservation_details', 'cancel_reservation']),
+    adapterOptions,
+  );
+  const agentFor = (model: Model) =>
+    new Agent({ name: 'Airline agent', instructions: 'Help.', model, tools: guard.tools });
+  return { airline, verdicts, guard, agentFor };
+}
+
+const cancel = (id: string, reservationId: string) => ({
+  id,
+  name: 'cancel_reservation',
+  args: { reservation_id: reservationId },
+});
+
+describe('agentguard/openai-agents', () => {
+  it('keeps a denied write from the tool and hands the model the feedback as the tool output', async () => {
+    const { airline, verdicts, guard, agentFor } = await setUp();
+    const model = new ScriptedAgentModel([
+      { calls: [cancel('c1', notCancellable.reservationId)] },
+      { text: 'I cannot cancel it.' },
+    ]);
+    const result = await run(
+      agentFor(model),
+      items(cancellationRequest(notCancellable.reservationId, notCancellable.userId, { confirmed: true })),
+      { callModelInputFilter: guard.callModelInputFilter },
+    );
+    assert.equal(result.finalOutput, 'I cannot cancel it.');
+    assert.deepEqual(airline.ran, []);
+    assert.equal(await airline.status(notCancellable.reservationId), 'active');
+    const feedback = outputSeen(model.requests[1], 'c1');
+    assert.match(feedback, /was blocked/);
+    assert.match(feedback, /cancel\.eligibility/);
+    assert.equal(verdicts.at(-1)?.verdict.decision, 'deny');
+  });
+
+  it('runs an allowed write once with the checked arguments, deciding from the run items', async () => {
+    const { airline, verdicts, guard, agentFor } = await setUp();
+    const model = new ScriptedAgentModel([
+      { calls: [{ id: 'c1', name: 'get_reservation_details', args: { reservation_id: cancellable.reservationId } }] },
+      { calls: [cancel('c2', cancellable.reservationId)] },
+      { text: 'Cancelled.' },
+    ]);
+    const result = await run(
+      agentFor(model),
+      items(cancellationRequest(cancellable.reservationId, cancellable.userId, { confirmed: true })),
+      { callModelInputFilter: guard.callModelInputFilter },
+    );
+    assert.equal(result.finalOutput, 'Cancelled.');
+    assert.deepEqual(
+      airline.ran.map((entry) => entry.tool),
+      ['get_reservation_details', 'cancel_reservation'],
+    );
+    assert.equal(await airline.status(cancellable.reservationId), 'cancelled');
+    const checked = verdicts.filter((entry) => entry.call.name === 'cancel_reservation');
+    assert.equal(checked.length, 1);
+    assert.equal(checked[0]?.verdict.decision, 'allow');
+    assert.deepEqual(checked[0]?.call.arguments, airline.ran[1]?.args);
+  });
+
+  for (const approved of [true, false]) {
+    it(`interrupts an ask and ${approved ? 'runs the approved call' : 'does not run the rejected call'} on resume`, async () => {
+      const { airline, verdicts, guard, agentFor } = await setUp({ ask: ['cancel.eligibility'] });
+      const agent = agentFor(
+        new ScriptedAgentModel([
+          { calls: [cancel('c1', notCancellable.reservationId)] },
+          { text: approved ? 'Cancelled.' : 'Not cancelled.' },
+        ]),
+      );
+      const paused = await run(
+        agent,
+        items(cancellationRequest(notCancellable.reservationId, notCancellable.userId, { confirmed: true })),
+        { callModelInputFilter: guard.callModelInputFilter },
+      );
+      assert.equal(paused.interruptions.length, 1);
+      assert.deepEqual(airline.ran, []);
+      assert.equal(verdicts.at(-1)?.verdict.decision, 'ask');
+      for (const interruption of paused.interruptions) {
+        if (approved) paused.state.approve(interruption);
+        else paused.state.reject(interruption);
+      }
+      const resumed = await run(agent, paused.state, { callModelInputFilter: guard.callModelInputFilter });
+      assert.equal(resumed.finalOutput, approved ? 'Cancelled.' : 'Not cancelled.');
+      assert.deepEqual(
+        airline.ran,
+        approved ? [{ tool: 'cancel_reservation', args: { reservation_id: notCancellable.reservationId } }] : [],
+      );
+      assert.equal(await airline.status(notCancellable.reservationId), approved ? 'cancelled' : 'active');
+    });
+  }
+
+  it('in shadow mode runs everything and reports what the policies decided', async () => {
+    const { airline, verdicts, guard, agentFor } = await setUp({ shadow: true });
+    await run(
+      agentFor(new ScriptedAgentModel([{ calls: [cancel('c1', notCancellable.reservationId)] }, { text: 'Done.' }])),
+      items(cancellationRequest(notCancellable.reservationId, notCancellable.userId, { confirmed: true })),
+      { callModelInputFilter: guard.callModelInputFilter },
+    );
+    assert.deepEqual(
+      airline.ran.map((entry) => entry.tool),
+      ['cancel_reservation'],
+    );
+    assert.equal(verdicts.at(-1)?.verdict.decision, 'allow');
+    assert.equal(verdicts.at(-1)?.verdict.evaluated, 'deny');
+  });
+
+  it('throws GuardDeniedError out of the run when asked to', async () => {
+    const { airline, guard, agentFor } = await setUp({ onDeny: 'throw' });
+    await assert.rejects(
+      run(
+        agentFor(new ScriptedAgentModel([{ calls: [cancel('c1', cancellable.reservationId)] }, { text: 'Done.' }])),
+        items(cancellationRequest(cancellable.reservationId, cancellable.userId, { confirmed: false })),
+        { callModelInputFilter: guard.callModelInputFilter },
+      ),
+      (error: unknown) => {
+        const denied = error instanceof ToolCallError ? error.error : undefined;
+        return denied instanceof GuardDeniedError && /cancel\.user_confirmation/.test(denied.message);
+      },
+    );
+    assert.deepEqual(airline.ran, []);
+  });
+
+  it('refuses to decide when the run does not pass its items', async () => {
+    const { airline, agentFor } = await setUp();
+    await assert.rejects(
+      run(
+        agentFor(new ScriptedAgentModel([{ calls: [cancel('c1', cancellable.reservationId)] }, { text: 'Done.' }])),
+        items(cancellationRequest(cancellable.reservationId, cancellable.userId, { confirmed: true })),
+      ),
+      /callModelInputFilter/,
+    );
+    assert.deepEqual(airline.ran, []);
+  });
+});

@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { openAuditLog } from '../audit/audit-log.ts';
 import { AgentGuardError } from '../errors.ts';
 import { writeAtomically } from '../files.ts';
 import { loadPack } from '../pack/load-pack.ts';
@@ -10,7 +11,13 @@ import { GuardRuntime } from '../runtime/guard-runtime.ts';
 
 const root = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
 
-async function run(options: { pack: string; trajectories: string; out?: string; json?: boolean }): Promise<void> {
+async function run(options: {
+  pack: string;
+  trajectories: string;
+  out?: string;
+  json?: boolean;
+  audit?: string;
+}): Promise<void> {
   const pack = await loadPack(options.pack);
   const fresh = await environmentFor(pack.manifest.domain);
   if (fresh === undefined) {
@@ -20,7 +27,8 @@ async function run(options: { pack: string; trajectories: string; out?: string; 
     );
   }
   const runs = await readTrajectories(options.trajectories);
-  const runtime = new GuardRuntime([pack]);
+  const audit = options.audit === undefined ? undefined : await openAuditLog(options.audit);
+  const runtime = new GuardRuntime([pack], audit === undefined ? {} : { audit });
   const progress = process.stderr.isTTY
     ? (done: number, total: number) => process.stderr.write(`\rreplaying ${done}/${total} runs`)
     : (done: number, total: number) => {
@@ -29,6 +37,7 @@ async function run(options: { pack: string; trajectories: string; out?: string; 
   const result = await replay(runtime, runs, fresh, progress);
   if (process.stderr.isTTY) process.stderr.write('\n');
   await runtime.close();
+  await audit?.close();
   if (options.out !== undefined) {
     await writeAtomically(options.out, result.lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
   }
@@ -40,7 +49,13 @@ async function run(options: { pack: string; trajectories: string; out?: string; 
 }
 
 /** `agentguard replay`. */
-export async function replayCommand(options: { pack: string; trajectories: string; out: string; json?: boolean }) {
+export async function replayCommand(options: {
+  pack: string;
+  trajectories: string;
+  out: string;
+  json?: boolean;
+  audit?: string;
+}) {
   await run(options);
 }
 

@@ -1,3 +1,5 @@
+import { type AuditSink, auditRecord, type PackFingerprint } from '../audit/audit-record.ts';
+import { packFingerprint } from '../audit/pack-fingerprint.ts';
 import { AgentGuardError } from '../errors.ts';
 import type { GuardContext, ToolInvoker } from '../model/guard-context.ts';
 import type { ToolCall } from '../model/tool-call.ts';
@@ -19,6 +21,8 @@ export interface RuntimeOptions {
   timeoutMs?: number;
   /** Decide and report, never block: the verdict's `decision` is always `allow`. Default false. */
   shadow?: boolean;
+  /** Where every verdict is appended (see `openAuditLog`). Appending never delays or changes a verdict. */
+  audit?: AuditSink;
 }
 
 interface Route {
@@ -74,7 +78,8 @@ function runtimeViolation(fault: FaultKind, message: string, effect: Decision): 
 export class GuardRuntime {
   private readonly routes = new Map<string, Route>();
   private readonly executors: GuardExecutor[] = [];
-  private readonly options: Required<RuntimeOptions>;
+  private readonly options: Required<Omit<RuntimeOptions, 'audit'>>;
+  private readonly audit: { sink: AuditSink; packs: readonly PackFingerprint[] } | undefined;
 
   constructor(packs: readonly GuardPack[], options: RuntimeOptions = {}) {
     this.options = {
@@ -84,6 +89,7 @@ export class GuardRuntime {
       timeoutMs: options.timeoutMs ?? 100,
       shadow: options.shadow ?? false,
     };
+    this.audit = options.audit && { sink: options.audit, packs: packs.map(packFingerprint) };
     for (const pack of packs) {
       const executor = pack.manifest.reviewed ? new InProcessExecutor() : new WorkerExecutor();
       this.executors.push(executor);
@@ -126,7 +132,7 @@ export class GuardRuntime {
           runtimeViolation('unknown_tool', `no guard pack knows the tool \`${call.name}\``, this.options.unknownTool),
         );
       }
-      return this.verdict(call, violations, { policies: evaluated, errors, durationUs: 0 }, started);
+      return this.verdict(call, context, violations, { policies: evaluated, errors, durationUs: 0 }, started);
     }
     const problems = route.tool.validate(call.arguments);
     if (problems.length > 0 && this.options.invalidArguments !== 'allow') {
@@ -137,7 +143,7 @@ export class GuardRuntime {
           this.options.invalidArguments,
         ),
       );
-      return this.verdict(call, violations, { policies: evaluated, errors, durationUs: 0 }, started);
+      return this.verdict(call, context, violations, { policies: evaluated, errors, durationUs: 0 }, started);
     }
     const enforced = route.enforced;
     // Copies: a verdict is the caller's to keep or change.
@@ -152,7 +158,7 @@ export class GuardRuntime {
       for (const outcome of outcomes) this.record(route.tool, outcome, violations, errors);
       evaluated.push(...enforced);
     }
-    return this.verdict(call, violations, { policies: evaluated, errors, durationUs: 0 }, started);
+    return this.verdict(call, context, violations, { policies: evaluated, errors, durationUs: 0 }, started);
   }
 
   private record(
@@ -184,11 +190,17 @@ export class GuardRuntime {
     violations.push(violation);
   }
 
-  private verdict(call: ToolCall, violations: Violation[], diagnostics: Diagnostics, started: number): Verdict {
+  private verdict(
+    call: ToolCall,
+    context: GuardContext,
+    violations: Violation[],
+    diagnostics: Diagnostics,
+    started: number,
+  ): Verdict {
     let evaluated: Decision = 'allow';
     for (const violation of violations) if (rank[violation.effect] > rank[evaluated]) evaluated = violation.effect;
     diagnostics.durationUs = Math.round((performance.now() - started) * 1000);
-    return {
+    const verdict: Verdict = {
       decision: this.options.shadow ? 'allow' : evaluated,
       evaluated,
       tool: call.name,
@@ -196,6 +208,10 @@ export class GuardRuntime {
       violations,
       diagnostics,
     };
+    if (this.audit !== undefined) {
+      this.audit.sink.append(auditRecord(call, context.conversation, context.now, verdict, this.audit.packs));
+    }
+    return verdict;
   }
 
   /** Stops worker threads, if any were started. */

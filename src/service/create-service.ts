@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import packageJson from '../../package.json' with { type: 'json' };
 import type { AuditLog } from '../audit/audit-log.ts';
@@ -64,11 +65,21 @@ export async function createService(options: ServiceOptions): Promise<FastifyIns
   );
   const clock = options.clock ?? (() => new Date());
   const audit = options.audit;
+  const requestTimeout = options.requestTimeoutMs ?? 30_000;
   const app = Fastify({
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
-    requestTimeout: options.requestTimeoutMs ?? 30_000,
     return503OnClosing: true,
     logger: false,
+    // Node checks request deadlines every `connectionsCheckingInterval`: a slow client is cut off within 1.5 deadlines.
+    serverFactory: (handler) =>
+      createServer(
+        {
+          requestTimeout,
+          headersTimeout: requestTimeout,
+          connectionsCheckingInterval: Math.max(10, Math.min(requestTimeout / 2, 1000)),
+        },
+        handler,
+      ),
   });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {

@@ -1,0 +1,171 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { fromOpenAIChat } from '../model/openai-chat.ts';
+import { loadPack } from '../pack/load-pack.ts';
+import { environmentFor } from '../replay/environment.ts';
+import { GuardRuntime } from '../runtime/guard-runtime.ts';
+import { openAuditLog } from './audit-log.ts';
+import { type AuditRecord, conversationDigest } from './audit-record.ts';
+import { auditStats } from './audit-stats.ts';
+import { packFingerprint } from './pack-fingerprint.ts';
+import { verifyAuditLog } from './verify-chain.ts';
+
+const run = promisify(execFile);
+const root = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
+const cli = root('src/cli/main.ts');
+
+let dir: string;
+before(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'agentguard-audit-'));
+});
+after(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const messages = [
+  { role: 'user', content: 'Please cancel reservation ZFA04Y, I am mia_li_3668.' },
+  { role: 'assistant', content: 'Cancel ZFA04Y? Please confirm (yes).' },
+  { role: 'user', content: 'yes' },
+];
+
+/** A log of `count` airline verdicts written through the runtime, and what they were. */
+async function writeLog(file: string, count: number) {
+  const pack = await loadPack(root('packs/tau-airline'));
+  const environment = (await environmentFor('tau-airline'))?.();
+  assert.ok(environment);
+  const log = await openAuditLog(file);
+  const runtime = new GuardRuntime([pack], { audit: log });
+  const conversation = fromOpenAIChat(messages, 'messages');
+  const ids: string[] = [];
+  for (let index = 0; index < count; index++) {
+    const call = { id: `call_${index}`, name: 'cancel_reservation', arguments: { reservation_id: 'ZFA04Y' } };
+    await runtime.check(call, { conversation, invoker: environment.invoker, now: environment.now });
+    ids.push(call.id);
+  }
+  await log.flush();
+  await runtime.close();
+  return { log, pack, conversation, ids };
+}
+
+function sqlite(file: string, statement: string): void {
+  const database = new DatabaseSync(file);
+  database.exec(statement);
+  database.close();
+}
+
+async function verifyJson(file: string): Promise<{ code: number; report: Record<string, unknown> }> {
+  try {
+    const { stdout } = await run(process.execPath, [cli, 'audit', 'verify', file, '--json']);
+    return { code: 0, report: JSON.parse(stdout) };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string };
+    return { code: failed.code, report: JSON.parse(failed.stdout) };
+  }
+}
+
+describe('the SQLite audit log', () => {
+  it('records every verdict of the runtime with its call, conversation digest and pack hashes, chained', async () => {
+    const file = join(dir, 'verdicts.db');
+    const { log, pack, conversation, ids } = await writeLog(file, 5);
+    const records: AuditRecord[] = [];
+    for await (const entry of log.entries()) records.push(JSON.parse(entry.body));
+    assert.deepEqual(
+      records.map((record) => record.call.id),
+      ids,
+    );
+    const first = records[0];
+    assert.ok(first);
+    assert.deepEqual(first.call.arguments, { reservation_id: 'ZFA04Y' });
+    assert.equal(first.conversation.sha256, conversationDigest(conversation));
+    assert.equal(first.conversation.messages, 3);
+    assert.deepEqual(first.packs, [packFingerprint(pack)]);
+    assert.equal(first.now, '2024-05-15T20:00:00.000Z');
+    assert.ok(['allow', 'deny', 'ask'].includes(first.verdict.decision));
+    const report = await verifyAuditLog(log);
+    assert.equal(report.ok, true);
+    assert.equal(report.records, 5);
+    const stats = await auditStats(log);
+    assert.equal(stats.tools.cancel_reservation?.calls, 5);
+    await log.close();
+  });
+
+  it('verify names an edited record and a deleted one, and exits 1', async () => {
+    const file = join(dir, 'tampered.db');
+    await (await writeLog(file, 6)).log.close();
+    const intact = await verifyJson(file);
+    assert.equal(intact.code, 0);
+    assert.equal(intact.report.ok, true);
+    assert.equal(intact.report.records, 6);
+
+    sqlite(file, `UPDATE agentguard_audit SET body = replace(body, '"call_2"', '"call_9"') WHERE seq = 3`);
+    const edited = await verifyJson(file);
+    assert.equal(edited.code, 1);
+    assert.equal(edited.report.ok, false);
+    assert.equal(edited.report.records, 6);
+    assert.deepEqual(edited.report.firstBad, {
+      seq: 3,
+      problem: 'its content does not match its hash (the record was altered)',
+    });
+
+    const deleted = join(dir, 'deleted.db');
+    await (await writeLog(deleted, 6)).log.close();
+    sqlite(deleted, 'DELETE FROM agentguard_audit WHERE seq = 4');
+    const missing = await verifyJson(deleted);
+    assert.equal(missing.code, 1);
+    assert.deepEqual(missing.report.firstBad, { seq: 4, problem: 'record 4 is missing: record 5 follows record 3' });
+  });
+
+  it('keeps one valid chain when several processes append to one file at once', async () => {
+    const file = join(dir, 'shared.db');
+    const module = pathToFileURL(root('src/audit/audit-log.ts')).href;
+    const writer = (name: string) => `
+      import { openAuditLog } from ${JSON.stringify(module)};
+      const log = await openAuditLog(${JSON.stringify(file)});
+      for (let index = 0; index < 150; index++) {
+        log.append({ format: 1, time: new Date().toISOString(), now: '2024-05-15T20:00:00.000Z',
+          call: { id: '${name}-' + index, name: 'think', arguments: {} },
+          conversation: { messages: 0, sha256: '' }, packs: [], durationUs: 1,
+          verdict: { decision: 'allow', evaluated: 'allow', violations: [], policies: [], errors: [] } });
+        if (index % 10 === 9) await log.flush();
+      }
+      await log.close();`;
+    await Promise.all(
+      ['a', 'b', 'c', 'd'].map((name) => run(process.execPath, ['--input-type=module', '-e', writer(name)])),
+    );
+    const log = await openAuditLog(file, { create: false });
+    const report = await verifyAuditLog(log);
+    const ids = new Set<string>();
+    for await (const entry of log.entries()) ids.add((JSON.parse(entry.body) as AuditRecord).call.id);
+    await log.close();
+    assert.equal(report.ok, true, JSON.stringify(report.firstBad));
+    assert.equal(report.records, 600);
+    assert.equal(ids.size, 600);
+  });
+
+  it('flush rejects, and reports, records that could not be written', async () => {
+    const file = join(dir, 'broken.db');
+    const errors: string[] = [];
+    const log = await openAuditLog(file, { onError: (error) => errors.push(error.message) });
+    sqlite(file, 'DROP TABLE agentguard_audit');
+    log.append({
+      format: 1,
+      time: new Date().toISOString(),
+      now: '2024-05-15T20:00:00.000Z',
+      call: { id: 'lost', name: 'think', arguments: {} },
+      conversation: { messages: 0, sha256: '' },
+      packs: [],
+      durationUs: 1,
+      verdict: { decision: 'allow', evaluated: 'allow', violations: [], policies: [], errors: [] },
+    });
+    await assert.rejects(log.flush(), /cannot append 1 record\(s\) to .*no such table/);
+    assert.equal(errors.length, 1);
+    await log.close();
+  });
+});

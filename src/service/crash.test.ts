@@ -81,5 +81,7 @@ it('after kill -9 amid 8 checking clients, every verdict answered is in the audi
     [],
   );
   assert.ok(report.records >= answered.length);
-  t.diagnostic(`${answered.length} verdicts answered before the kill; ${report.records} records in the log, chain intact`);
+  t.diagnostic(
+    `${answered.length} verdicts answered before the kill; ${report.records} records in the log, chain intact`,
+  );
 });

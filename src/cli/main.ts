@@ -153,12 +153,10 @@ guardAgent
 program
   .command('serve')
   .description('Serve decisions over HTTP: POST /v1/check, GET /healthz, GET /openapi.json')
-  .requiredOption(
-    '--pack <dir>',
-    'guard pack folder (repeat for several packs)',
-    (dir: string, dirs: string[]) => [...dirs, dir],
-    [] as string[],
-  )
+  .requiredOption('--pack <dir>', 'guard pack folder (repeat for several packs)', (dir: string, dirs?: string[]) => [
+    ...(dirs ?? []),
+    dir,
+  ])
   .option('--host <host>', 'address to listen on', '127.0.0.1')
   .option('--port <n>', 'port to listen on (0: any free port)', '8080')
   .option(

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -144,6 +144,21 @@ describe('the SQLite audit log', () => {
     const tail = (await run(process.execPath, [cli, 'audit', 'tail', file, '-n', '2'])).stdout;
     assert.match(tail, /^#3 .* cancel_reservation \(call_2\) (allow|deny|ask)/);
     assert.equal(tail.trim().split('\n').length, 2);
+  });
+
+  it('replay --audit appends every verdict of the replayed runs', async () => {
+    const runs = JSON.parse(await readFile(root('data/tau-airline/trajectories-gpt-4o.json'), 'utf8')).slice(0, 3);
+    const trajectories = join(dir, 'runs.json');
+    await writeFile(trajectories, JSON.stringify(runs));
+    const file = join(dir, 'replay.db');
+    const args = ['replay', '--pack', root('packs/tau-airline'), '--trajectories', trajectories];
+    await run(process.execPath, [cli, ...args, '--out', join(dir, 'verdicts.jsonl'), '--audit', file, '--json']);
+    const lines = (await readFile(join(dir, 'verdicts.jsonl'), 'utf8')).trim().split('\n');
+    const log = await openAuditLog(file, { create: false });
+    const report = await verifyAuditLog(log);
+    await log.close();
+    assert.equal(report.ok, true);
+    assert.equal(report.records, lines.length);
   });
 
   it('keeps one valid chain when several processes append to one file at once', async () => {

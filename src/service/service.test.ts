@@ -4,16 +4,20 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { openAuditLog } from '../audit/audit-log.ts';
+import type { AuditRecord } from '../audit/audit-record.ts';
 import { verdictReportSchema } from '../model/verdict-report.ts';
 import { loadPack } from '../pack/load-pack.ts';
 import { environmentFor } from '../replay/environment.ts';
 import { checkRequestSchema } from './check-request.ts';
 import { createService } from './create-service.ts';
+import { noLookups } from './lookups.ts';
 
 const root = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
 const run = promisify(execFile);
@@ -69,6 +73,8 @@ describe('the decision service', () => {
       callFile,
       '--conversation',
       conversationFile,
+      '--audit',
+      join(dir, 'check.db'),
     ]).catch((error: { stdout: string }) => error);
     const expected = JSON.parse(printed.stdout);
     assert.deepEqual(
@@ -77,6 +83,10 @@ describe('the decision service', () => {
     );
     assert.equal(verdict.decision, 'deny');
     assert.match(verdict.feedback, /was blocked/);
+    const log = await openAuditLog(join(dir, 'check.db'), { create: false });
+    const [entry] = await log.last(5);
+    await log.close();
+    assert.equal((JSON.parse(entry?.body ?? '{}') as AuditRecord).call.id, 'call_1');
   });
 
   it('answers 400 naming every problem by its JSON path', async () => {
@@ -138,6 +148,24 @@ describe('the decision service', () => {
     const meanwhile = await post(JSON.stringify({ call, messages }));
     assert.equal(meanwhile.status, 200);
     assert.match(await closed, /^HTTP\/1\.1 408/);
+  });
+
+  it('answers 503, and no verdict, when the verdict cannot be recorded', async () => {
+    const file = join(dir, 'failing.db');
+    const audit = await openAuditLog(file, { onError: () => {} });
+    const audited = await createService({
+      packs: [await loadPack(root('packs/tau-airline'))],
+      invoker: noLookups,
+      audit,
+    });
+    const database = new DatabaseSync(file);
+    database.exec('DROP TABLE agentguard_audit');
+    database.close();
+    const response = await audited.inject({ method: 'POST', url: '/v1/check', payload: { call, messages } });
+    assert.equal(response.statusCode, 503);
+    assert.equal(response.json().error, 'audit_unavailable');
+    await audited.close();
+    await audit.close();
   });
 
   it('serves its health and an OpenAPI document written from the schemas it validates with', async () => {

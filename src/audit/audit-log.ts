@@ -47,7 +47,8 @@ function serialise(record: AuditRecord): string {
 export class AuditLog implements AuditSink {
   private readonly store: AuditStore;
   private readonly onError: (error: Error) => void;
-  private queue: PendingEntry[] = [];
+  /** Records to write, in order; an `Error` stands for a record that could not be serialised. */
+  private queue: (PendingEntry | Error)[] = [];
   private appended = 0;
   private settled = 0;
   /** Settled positions (exclusive end) of failed batches: [start, end). */
@@ -76,14 +77,13 @@ export class AuditLog implements AuditSink {
       );
       return;
     }
-    let body: string;
+    let entry: PendingEntry | Error;
     try {
-      body = serialise(record);
+      entry = { time: record.time, body: serialise(record) };
     } catch (error) {
-      this.onError(new Error(`a verdict of \`${record.call.name}\` was not recorded: ${(error as Error).message}`));
-      return;
+      entry = new Error(`a verdict of \`${record.call.name}\` cannot be serialised: ${(error as Error).message}`);
     }
-    this.queue.push({ time: record.time, body });
+    this.queue.push(entry);
     this.appended++;
     if (!this.draining) {
       this.draining = true;
@@ -95,20 +95,25 @@ export class AuditLog implements AuditSink {
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, batchLimit);
       const start = this.settled;
+      const entries = batch.filter((entry): entry is PendingEntry => !(entry instanceof Error));
       try {
-        await this.store.commit(batch);
+        if (entries.length > 0) await this.store.commit(entries);
+        batch.forEach((entry, index) => {
+          if (entry instanceof Error) this.fail(start + index, start + index + 1, entry);
+        });
       } catch (error) {
-        const failure = new Error(
-          `cannot append ${batch.length} record(s) to \`${this.location}\`: ${(error as Error).message}`,
-          { cause: error },
-        );
-        this.failures.push({ start, end: start + batch.length, error: failure });
-        this.onError(failure);
+        const message = `cannot append ${entries.length} record(s) to \`${this.location}\`: ${(error as Error).message}`;
+        this.fail(start, start + batch.length, new Error(message, { cause: error }));
       }
       this.settled += batch.length;
       this.wake();
     }
     this.draining = false;
+  }
+
+  private fail(start: number, end: number, error: Error): void {
+    this.failures.push({ start, end, error });
+    this.onError(error);
   }
 
   private wake(): void {

@@ -61,8 +61,17 @@ export function conversationDigest(conversation: Conversation): string {
   return sha256Hex(canonicalJson(conversation.messages));
 }
 
+/** The conversation's digest, or what kept it from being computed (a conversation nested too deeply to serialise). */
+function digestOrProblem(conversation: Conversation): string {
+  try {
+    return conversationDigest(conversation);
+  } catch (error) {
+    return `unavailable: ${(error as Error).message}`;
+  }
+}
+
 /**
- * The audit record of one verdict.
+ * The audit record of one verdict. Never throws: a conversation that cannot be serialised gets a digest that says why.
  *
  * @example
  * ```ts
@@ -81,7 +90,7 @@ export function auditRecord(
     time: new Date().toISOString(),
     now: Number.isNaN(now.getTime()) ? String(now) : now.toISOString(),
     call: { id: call.id, name: call.name, arguments: call.arguments },
-    conversation: { messages: conversation.messages.length, sha256: conversationDigest(conversation) },
+    conversation: { messages: conversation.messages.length, sha256: digestOrProblem(conversation) },
     verdict: {
       decision: verdict.decision,
       evaluated: verdict.evaluated,

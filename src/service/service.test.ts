@@ -158,6 +158,28 @@ describe('the decision service', () => {
       invoker: noLookups,
       audit,
     });
+    // A conversation nested too deeply to digest is still decided and recorded, its digest saying why.
+    const deep = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+    const nestedCall = { id: 'x', function: { name: 'think', arguments: `{"a": ${deep(20_000)}}` } };
+    const check = (callArguments: string, messages: unknown[] = []) =>
+      audited.inject({
+        method: 'POST',
+        url: '/v1/check',
+        headers: { 'content-type': 'application/json' },
+        payload: `{"call": {"id": "c", "name": "think", "arguments": ${callArguments}}, "messages": ${JSON.stringify(messages)}}`,
+      });
+    assert.equal((await check('{"thought": "x"}', [{ role: 'assistant', tool_calls: [nestedCall] }])).statusCode, 200);
+    const [recorded] = await audit.last(1);
+    assert.match((JSON.parse(recorded?.body ?? '{}') as AuditRecord).conversation.sha256, /^unavailable: /);
+    // Arguments nested too deeply to serialise: decided (the runtime never throws), but not recordable, so no verdict.
+    const unrecordable = await check(`{"thought": ${deep(50_000)}}`);
+    assert.equal(unrecordable.statusCode, 503);
+    assert.match(unrecordable.json().message, /cannot be serialised/);
+    assert.equal(
+      (await post(`{"call": {"id": "c", "name": "think", "arguments": {"thought": ${deep(20_000)}}}}`)).status,
+      200,
+    );
+
     const database = new DatabaseSync(file);
     database.exec('DROP TABLE agentguard_audit');
     database.close();

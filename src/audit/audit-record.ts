@@ -38,7 +38,8 @@ export interface AuditRecord {
 
 /**
  * Where verdicts are appended. `append` returns at once and never throws: the record is written in the background,
- * and a failure is reported by the sink (see `AuditLog`), never to the caller deciding the call.
+ * and a failure is reported by the sink (see `AuditLog`), never to the caller deciding the call. The record shares
+ * its objects with the verdict handed to the caller, so a sink serialises or copies it before `append` returns.
  *
  * @example
  * ```ts

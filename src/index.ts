@@ -8,6 +8,19 @@
  * ```
  */
 
+export { AuditLog, isPostgresUrl, openAuditLog } from './audit/audit-log.ts';
+export {
+  type AuditRecord,
+  type AuditSink,
+  auditRecord,
+  conversationDigest,
+  type PackFingerprint,
+} from './audit/audit-record.ts';
+export { type AuditStats, auditStats, type ToolStats } from './audit/audit-stats.ts';
+export { chainHash, genesisHash, type StoredEntry } from './audit/audit-store.ts';
+export { canonicalJson, sha256Hex } from './audit/canonical-json.ts';
+export { packFingerprint } from './audit/pack-fingerprint.ts';
+export { type ChainBreak, type ChainReport, verifyAuditLog } from './audit/verify-chain.ts';
 export { asksForConfirmation, isAffirmative } from './dialogue/affirmation.ts';
 export { AgentGuardError, type ErrorCode, InputError, type InputIssue } from './errors.ts';
 export type { GuardDecision, GuardProgram, GuardReason, GuardTask } from './guard-agent/guard-program.ts';
@@ -30,6 +43,7 @@ export type { GuardContext, ToolInvoker } from './model/guard-context.ts';
 export { fromOpenAIChat, type OpenAIChatMessage, openAIChatMessageSchema } from './model/openai-chat.ts';
 export type { ToolCall } from './model/tool-call.ts';
 export type { Decision, Diagnostics, FaultKind, PolicyFinding, Verdict, Violation } from './model/verdict.ts';
+export { type VerdictReport, verdictReport, verdictReportSchema } from './model/verdict-report.ts';
 export { type ApprovalResult, approvePack } from './pack/approve-pack.ts';
 export { type GuardPack, type LoadedPolicy, type LoadedTool, loadPack } from './pack/load-pack.ts';
 export { type Manifest, manifestSchema, type PolicyEntry, type ReviewRecord } from './pack/manifest.ts';

@@ -1,16 +1,17 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { openAuditLog } from '../audit/audit-log.ts';
 import { InputError } from '../errors.ts';
 import { Conversation } from '../model/conversation.ts';
-import type { ToolInvoker } from '../model/guard-context.ts';
 import { fromOpenAIChat, parseToolArguments } from '../model/openai-chat.ts';
 import { parseInput, parseJsonText } from '../model/parse-input.ts';
 import type { ToolCall } from '../model/tool-call.ts';
 import type { Decision } from '../model/verdict.ts';
+import { verdictReport } from '../model/verdict-report.ts';
 import { loadPack } from '../pack/load-pack.ts';
 import { environmentFor } from '../replay/environment.ts';
-import { feedbackFor } from '../runtime/feedback.ts';
 import { GuardRuntime } from '../runtime/guard-runtime.ts';
+import { noLookups } from '../service/lookups.ts';
 
 const plainCallSchema = z.object({
   name: z.string().min(1),
@@ -36,10 +37,6 @@ export async function readCall(file: string): Promise<ToolCall> {
   return { id: call.id ?? 'call', name: call.name, arguments: call.arguments };
 }
 
-const noLookups: ToolInvoker = {
-  invoke: (tool) => Promise.reject(new Error(`no lookups are available for \`${tool}\``)),
-};
-
 const exitCodes: Record<Decision, number> = { allow: 0, deny: 2, ask: 3 };
 
 /** `agentguard check`. */
@@ -49,6 +46,7 @@ export async function checkCommand(options: {
   conversation?: string;
   now?: string;
   unknownTool?: Decision;
+  audit?: string;
 }): Promise<void> {
   const pack = await loadPack(options.pack);
   const call = await readCall(options.call);
@@ -65,16 +63,18 @@ export async function checkCommand(options: {
   }
   const fresh = await environmentFor(pack.manifest.domain);
   const environment = fresh?.();
-  const runtime = new GuardRuntime(
-    [pack],
-    options.unknownTool === undefined ? {} : { unknownTool: options.unknownTool },
-  );
+  const audit = options.audit === undefined ? undefined : await openAuditLog(options.audit);
+  const runtime = new GuardRuntime([pack], {
+    ...(options.unknownTool === undefined ? {} : { unknownTool: options.unknownTool }),
+    ...(audit === undefined ? {} : { audit }),
+  });
   const verdict = await runtime.check(call, {
     conversation,
     invoker: environment?.invoker ?? noLookups,
     now: now ?? environment?.now ?? new Date(),
   });
   await runtime.close();
-  process.stdout.write(`${JSON.stringify({ ...verdict, feedback: feedbackFor(verdict) }, null, 2)}\n`);
+  await audit?.close();
+  process.stdout.write(`${JSON.stringify(verdictReport(verdict), null, 2)}\n`);
   process.exitCode = exitCodes[verdict.decision];
 }

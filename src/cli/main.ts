@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command, Option } from 'commander';
 import { AgentGuardError } from '../errors.ts';
+import { auditExportCommand, auditStatsCommand, auditTailCommand, auditVerifyCommand } from './audit-command.ts';
 import { checkCommand } from './check-command.ts';
 import { compileBuildCommand, compileGenerateCommand, compileMapCommand } from './compile-command.ts';
 import { evalPackCommand, evalSpecCommand } from './eval-command.ts';
@@ -9,6 +10,7 @@ import { evalGuardAgentCommand } from './guard-agent-command.ts';
 import { mcpCommand } from './mcp-command.ts';
 import { replayCommand, startCommand } from './replay-command.ts';
 import { reviewCommand } from './review-command.ts';
+import { serveCommand } from './serve-command.ts';
 
 const program = new Command('agentguard')
   .description('Guards that run before every tool call of an LLM agent')
@@ -21,6 +23,7 @@ program
   .requiredOption('--trajectories <file>', 'tau-bench trajectory file (JSON list of {task_id, trial, reward, traj})')
   .requiredOption('--out <file>', 'where to write one JSON line per tool call')
   .option('--json', 'print the summary as JSON')
+  .option('--audit <target>', 'append every verdict to this audit log: a SQLite file or a postgres:// URL')
   .action(replayCommand);
 
 program
@@ -33,6 +36,7 @@ program
   .addOption(
     new Option('--unknown-tool <decision>', 'decision for tools no pack knows').choices(['allow', 'deny', 'ask']),
   )
+  .option('--audit <target>', 'append the verdict to this audit log: a SQLite file or a postgres:// URL')
   .action(checkCommand);
 
 const compile = program.command('compile').description('Compile a policy document and tool specs into a guard pack');
@@ -175,6 +179,52 @@ program
   )
   .option('--ask-timeout <seconds>', 'how long a person has to approve a call', '300')
   .action(mcpCommand);
+
+program
+  .command('serve')
+  .description('Serve decisions over HTTP: POST /v1/check, GET /healthz, GET /openapi.json')
+  .requiredOption('--pack <dir>', 'guard pack folder (repeat for several packs)', (dir: string, dirs?: string[]) => [
+    ...(dirs ?? []),
+    dir,
+  ])
+  .option('--host <host>', 'address to listen on', '127.0.0.1')
+  .option('--port <n>', 'port to listen on (0: any free port)', '8080')
+  .option(
+    '--lookups <url>',
+    "the agent's backend answering lookups (POST {tool, arguments}), or tau-airline for the shipped data",
+  )
+  .option('--audit <target>', 'append every verdict to this audit log: a SQLite file or a postgres:// URL')
+  .option('--timeout-ms <n>', 'time budget of one policy check, lookups included', '1000')
+  .option('--body-limit <bytes>', 'largest request body accepted', String(1024 * 1024))
+  .addOption(
+    new Option('--unknown-tool <decision>', 'decision for tools no pack knows').choices(['allow', 'deny', 'ask']),
+  )
+  .action(serveCommand);
+
+const audit = program.command('audit').description('Read and verify an audit log (a SQLite file or a postgres:// URL)');
+audit
+  .command('verify <target>')
+  .description('Check the hash chain; exit 1 naming the first bad record when it is broken')
+  .option('--json', 'print {"ok", "records", "head", "firstBad"?} as JSON')
+  .action(auditVerifyCommand);
+audit
+  .command('tail <target>')
+  .description('Print the last records')
+  .option('-n, --lines <n>', 'how many', '10')
+  .option('--json', 'print them as JSON lines, as audit export does')
+  .action(auditTailCommand);
+audit
+  .command('stats <target>')
+  .description('Sum the log up: decisions, per tool, violated policies, decision time, pack versions')
+  .option('--json', 'print the figures as JSON')
+  .action(auditStatsCommand);
+audit
+  .command('export <target>')
+  .description('Write the records as JSON lines ({seq, hash, prevHash, record}), in chain order')
+  .option('--since <time>', 'only records from this ISO 8601 time on')
+  .addOption(new Option('--format <format>', 'output format').choices(['jsonl']).default('jsonl'))
+  .option('--out <file>', 'write to this file instead of standard output')
+  .action(auditExportCommand);
 
 program
   .command('start')

@@ -1,3 +1,4 @@
+import { openAuditLog } from '../audit/audit-log.ts';
 import { AgentGuardError } from '../errors.ts';
 import { writeAtomically } from '../files.ts';
 import { loadPack } from '../pack/load-pack.ts';
@@ -8,7 +9,13 @@ import { formatSummary, summarize } from '../replay/report.ts';
 import { readTrajectories } from '../replay/trajectories.ts';
 import { GuardRuntime } from '../runtime/guard-runtime.ts';
 
-async function run(options: { pack: string; trajectories: string; out?: string; json?: boolean }): Promise<void> {
+async function run(options: {
+  pack: string;
+  trajectories: string;
+  out?: string;
+  json?: boolean;
+  audit?: string;
+}): Promise<void> {
   const pack = await loadPack(options.pack);
   const fresh = await environmentFor(pack.manifest.domain);
   if (fresh === undefined) {
@@ -18,7 +25,8 @@ async function run(options: { pack: string; trajectories: string; out?: string; 
     );
   }
   const runs = await readTrajectories(options.trajectories);
-  const runtime = new GuardRuntime([pack]);
+  const audit = options.audit === undefined ? undefined : await openAuditLog(options.audit);
+  const runtime = new GuardRuntime([pack], audit === undefined ? {} : { audit });
   const progress = process.stderr.isTTY
     ? (done: number, total: number) => process.stderr.write(`\rreplaying ${done}/${total} runs`)
     : (done: number, total: number) => {
@@ -27,6 +35,7 @@ async function run(options: { pack: string; trajectories: string; out?: string; 
   const result = await replay(runtime, runs, fresh, progress);
   if (process.stderr.isTTY) process.stderr.write('\n');
   await runtime.close();
+  await audit?.close();
   if (options.out !== undefined) {
     await writeAtomically(options.out, result.lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
   }
@@ -38,7 +47,13 @@ async function run(options: { pack: string; trajectories: string; out?: string; 
 }
 
 /** `agentguard replay`. */
-export async function replayCommand(options: { pack: string; trajectories: string; out: string; json?: boolean }) {
+export async function replayCommand(options: {
+  pack: string;
+  trajectories: string;
+  out: string;
+  json?: boolean;
+  audit?: string;
+}) {
   await run(options);
 }
 

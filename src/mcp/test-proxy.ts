@@ -15,12 +15,13 @@ import {
   type ElicitResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { filesystemServer, packDir } from '../../scripts/mcp-filesystem-build.ts';
+import { moduleUrl } from '../package-root.ts';
 
 /** The arguments of `agentguard mcp` in front of the filesystem server on `folder`, guarded by its pack. */
 export const overFilesystem = (folder: string) => ['--pack', packDir, '--', process.execPath, filesystemServer, folder];
 
 /** The command line's entry point. */
-export const cli = fileURLToPath(new URL('../cli/main.ts', import.meta.url));
+export const cli = fileURLToPath(moduleUrl(import.meta.url, '../cli/main'));
 
 /** A connected client of the proxy, the elicitations it answered, and the proxy's stderr so far. */
 export interface ProxyClient {

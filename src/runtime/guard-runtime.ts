@@ -1,3 +1,5 @@
+import { type AuditSink, auditRecord, type PackFingerprint } from '../audit/audit-record.ts';
+import { packFingerprint } from '../audit/pack-fingerprint.ts';
 import { AgentGuardError } from '../errors.ts';
 import type { GuardContext, ToolInvoker } from '../model/guard-context.ts';
 import type { ToolCall } from '../model/tool-call.ts';
@@ -18,6 +20,8 @@ export interface RuntimeOptions {
   timeoutMs?: number;
   /** Decide and report, never block: the verdict's `decision` is always `allow`. Default false. */
   shadow?: boolean;
+  /** Where every verdict is appended (see `openAuditLog`). Appending never delays or changes a verdict. */
+  audit?: AuditSink;
 }
 
 interface Route {
@@ -73,7 +77,8 @@ function runtimeViolation(fault: FaultKind, message: string, effect: Decision): 
 export class GuardRuntime {
   private readonly routes = new Map<string, Route>();
   private readonly executors: GuardExecutor[] = [];
-  private readonly options: Required<RuntimeOptions>;
+  private readonly options: Required<Omit<RuntimeOptions, 'audit'>>;
+  private readonly audit: { sink: AuditSink; packs: readonly PackFingerprint[] } | undefined;
 
   constructor(packs: readonly GuardPack[], options: RuntimeOptions = {}) {
     this.options = {
@@ -83,6 +88,7 @@ export class GuardRuntime {
       timeoutMs: options.timeoutMs ?? 100,
       shadow: options.shadow ?? false,
     };
+    this.audit = options.audit && { sink: options.audit, packs: packs.map(packFingerprint) };
     for (const pack of packs) {
       const executor = executorFor(pack);
       this.executors.push(executor);
@@ -125,7 +131,7 @@ export class GuardRuntime {
           runtimeViolation('unknown_tool', `no guard pack knows the tool \`${call.name}\``, this.options.unknownTool),
         );
       }
-      return this.verdict(call, violations, { policies: evaluated, errors, durationUs: 0 }, started);
+      return this.verdict(call, context, violations, { policies: evaluated, errors, durationUs: 0 }, started);
     }
     const problems = route.tool.validate(call.arguments);
     if (problems.length > 0 && this.options.invalidArguments !== 'allow') {
@@ -136,7 +142,7 @@ export class GuardRuntime {
           this.options.invalidArguments,
         ),
       );
-      return this.verdict(call, violations, { policies: evaluated, errors, durationUs: 0 }, started);
+      return this.verdict(call, context, violations, { policies: evaluated, errors, durationUs: 0 }, started);
     }
     const enforced = route.enforced;
     // Copies: a verdict is the caller's to keep or change.
@@ -151,7 +157,7 @@ export class GuardRuntime {
       for (const outcome of outcomes) this.record(route.tool, outcome, violations, errors);
       evaluated.push(...enforced);
     }
-    return this.verdict(call, violations, { policies: evaluated, errors, durationUs: 0 }, started);
+    return this.verdict(call, context, violations, { policies: evaluated, errors, durationUs: 0 }, started);
   }
 
   private record(
@@ -183,11 +189,17 @@ export class GuardRuntime {
     violations.push(violation);
   }
 
-  private verdict(call: ToolCall, violations: Violation[], diagnostics: Diagnostics, started: number): Verdict {
+  private verdict(
+    call: ToolCall,
+    context: GuardContext,
+    violations: Violation[],
+    diagnostics: Diagnostics,
+    started: number,
+  ): Verdict {
     let evaluated: Decision = 'allow';
     for (const violation of violations) if (rank[violation.effect] > rank[evaluated]) evaluated = violation.effect;
     diagnostics.durationUs = Math.round((performance.now() - started) * 1000);
-    return {
+    const verdict: Verdict = {
       decision: this.options.shadow ? 'allow' : evaluated,
       evaluated,
       tool: call.name,
@@ -195,6 +207,10 @@ export class GuardRuntime {
       violations,
       diagnostics,
     };
+    if (this.audit !== undefined) {
+      this.audit.sink.append(auditRecord(call, context.conversation, context.now, verdict, this.audit.packs));
+    }
+    return verdict;
   }
 
   /** Stops worker threads, if any were started. */

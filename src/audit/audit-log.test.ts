@@ -1,0 +1,210 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { fromOpenAIChat } from '../model/openai-chat.ts';
+import { loadPack } from '../pack/load-pack.ts';
+import { environmentFor } from '../replay/environment.ts';
+import { GuardRuntime } from '../runtime/guard-runtime.ts';
+import { openAuditLog } from './audit-log.ts';
+import { type AuditRecord, conversationDigest } from './audit-record.ts';
+import { auditStats } from './audit-stats.ts';
+import { chainHash } from './audit-store.ts';
+import { canonicalJson } from './canonical-json.ts';
+import { packFingerprint } from './pack-fingerprint.ts';
+import { verifyAuditLog } from './verify-chain.ts';
+
+const run = promisify(execFile);
+const root = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
+const cli = root('src/cli/main.ts');
+
+let dir: string;
+before(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'agentguard-audit-'));
+});
+after(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const messages = [
+  { role: 'user', content: 'Please cancel reservation ZFA04Y, I am mia_li_3668.' },
+  { role: 'assistant', content: 'Cancel ZFA04Y? Please confirm (yes).' },
+  { role: 'user', content: 'yes' },
+];
+
+/** A log of `count` airline verdicts written through the runtime, and what they were. */
+async function writeLog(file: string, count: number) {
+  const pack = await loadPack(root('packs/tau-airline'));
+  const environment = (await environmentFor('tau-airline'))?.();
+  assert.ok(environment);
+  const log = await openAuditLog(file);
+  const runtime = new GuardRuntime([pack], { audit: log });
+  const conversation = fromOpenAIChat(messages, 'messages');
+  const ids: string[] = [];
+  for (let index = 0; index < count; index++) {
+    const call = { id: `call_${index}`, name: 'cancel_reservation', arguments: { reservation_id: 'ZFA04Y' } };
+    await runtime.check(call, { conversation, invoker: environment.invoker, now: environment.now });
+    ids.push(call.id);
+  }
+  await log.flush();
+  await runtime.close();
+  return { log, pack, conversation, ids };
+}
+
+function sqlite(file: string, statement: string): void {
+  const database = new DatabaseSync(file);
+  database.exec(statement);
+  database.close();
+}
+
+async function verifyJson(file: string): Promise<{ code: number; report: Record<string, unknown> }> {
+  try {
+    const { stdout } = await run(process.execPath, [cli, 'audit', 'verify', file, '--json']);
+    return { code: 0, report: JSON.parse(stdout) };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string };
+    return { code: failed.code, report: JSON.parse(failed.stdout) };
+  }
+}
+
+describe('the SQLite audit log', () => {
+  it('records every verdict of the runtime with its call, conversation digest and pack hashes, chained', async () => {
+    const file = join(dir, 'verdicts.db');
+    const { log, pack, conversation, ids } = await writeLog(file, 5);
+    const records: AuditRecord[] = [];
+    for await (const entry of log.entries()) records.push(JSON.parse(entry.body));
+    assert.deepEqual(
+      records.map((record) => record.call.id),
+      ids,
+    );
+    const first = records[0];
+    assert.ok(first);
+    assert.deepEqual(first.call.arguments, { reservation_id: 'ZFA04Y' });
+    assert.equal(first.conversation.sha256, conversationDigest(conversation));
+    assert.equal(first.conversation.messages, 3);
+    assert.deepEqual(first.packs, [packFingerprint(pack)]);
+    assert.equal(first.now, '2024-05-15T20:00:00.000Z');
+    assert.ok(['allow', 'deny', 'ask'].includes(first.verdict.decision));
+    const report = await verifyAuditLog(log);
+    assert.equal(report.ok, true);
+    assert.equal(report.records, 5);
+    const stats = await auditStats(log);
+    assert.equal(stats.tools.cancel_reservation?.calls, 5);
+    await log.close();
+  });
+
+  it('verify names an edited record and a deleted one, and exits 1', async () => {
+    const file = join(dir, 'tampered.db');
+    await (await writeLog(file, 6)).log.close();
+    sqlite(file, `UPDATE agentguard_audit SET body = replace(body, '"call_2"', '"call_9"') WHERE seq = 3`);
+    const edited = await verifyJson(file);
+    assert.equal(edited.code, 1);
+    assert.equal(edited.report.ok, false);
+    assert.equal(edited.report.records, 6);
+    assert.deepEqual(edited.report.firstBad, {
+      seq: 3,
+      problem: 'its content does not match its hash (the record was altered)',
+    });
+
+    const deleted = join(dir, 'deleted.db');
+    await (await writeLog(deleted, 6)).log.close();
+    sqlite(deleted, 'DELETE FROM agentguard_audit WHERE seq = 4');
+    const log = await openAuditLog(deleted, { create: false });
+    const missing = await verifyAuditLog(log);
+    await log.close();
+    assert.equal(missing.ok, false);
+    assert.deepEqual(missing.firstBad, { seq: 4, problem: 'record 4 is missing: record 5 follows record 3' });
+  });
+
+  it('exports, tails and sums up the log from the command line; the export is enough to recheck every hash', async () => {
+    const file = join(dir, 'export.db');
+    await (await writeLog(file, 4)).log.close();
+    const exported = (await run(process.execPath, [cli, 'audit', 'export', file, '--format', 'jsonl'])).stdout;
+    const lines = exported
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    assert.equal(lines.length, 4);
+    for (const line of lines) assert.equal(chainHash(line.seq, line.prevHash, canonicalJson(line.record)), line.hash);
+    const since = lines[2].record.time;
+    const later = (await run(process.execPath, [cli, 'audit', 'export', file, '--since', since])).stdout;
+    assert.ok(
+      later
+        .trim()
+        .split('\n')
+        .every((line) => JSON.parse(line).record.time >= since),
+    );
+    const future = (await run(process.execPath, [cli, 'audit', 'export', file, '--since', '2999-01-01'])).stdout;
+    assert.equal(future, '');
+    const tail = (await run(process.execPath, [cli, 'audit', 'tail', file, '-n', '2'])).stdout;
+    assert.match(tail, /^#3 .* cancel_reservation \(call_2\) (allow|deny|ask)/);
+    assert.equal(tail.trim().split('\n').length, 2);
+  });
+
+  it('replay --audit appends every verdict of the replayed runs', async () => {
+    const runs = JSON.parse(await readFile(root('data/tau-airline/trajectories-gpt-4o.json'), 'utf8')).slice(0, 3);
+    const trajectories = join(dir, 'runs.json');
+    await writeFile(trajectories, JSON.stringify(runs));
+    const file = join(dir, 'replay.db');
+    const args = ['replay', '--pack', root('packs/tau-airline'), '--trajectories', trajectories];
+    await run(process.execPath, [cli, ...args, '--out', join(dir, 'verdicts.jsonl'), '--audit', file, '--json']);
+    const lines = (await readFile(join(dir, 'verdicts.jsonl'), 'utf8')).trim().split('\n');
+    const log = await openAuditLog(file, { create: false });
+    const report = await verifyAuditLog(log);
+    await log.close();
+    assert.equal(report.ok, true);
+    assert.equal(report.records, lines.length);
+  });
+
+  it('keeps one valid chain when several processes append to one file at once', async () => {
+    const file = join(dir, 'shared.db');
+    const module = pathToFileURL(root('src/audit/audit-log.ts')).href;
+    const writer = (name: string) => `
+      import { openAuditLog } from ${JSON.stringify(module)};
+      const log = await openAuditLog(${JSON.stringify(file)});
+      for (let index = 0; index < 150; index++) {
+        log.append({ format: 1, time: new Date().toISOString(), now: '2024-05-15T20:00:00.000Z',
+          call: { id: '${name}-' + index, name: 'think', arguments: {} },
+          conversation: { messages: 0, sha256: '' }, packs: [], durationUs: 1,
+          verdict: { decision: 'allow', evaluated: 'allow', violations: [], policies: [], errors: [] } });
+        if (index % 10 === 9) await log.flush();
+      }
+      await log.close();`;
+    await Promise.all(
+      ['a', 'b', 'c', 'd'].map((name) => run(process.execPath, ['--input-type=module', '-e', writer(name)])),
+    );
+    const log = await openAuditLog(file, { create: false });
+    const report = await verifyAuditLog(log);
+    const ids = new Set<string>();
+    for await (const entry of log.entries()) ids.add((JSON.parse(entry.body) as AuditRecord).call.id);
+    await log.close();
+    assert.equal(report.ok, true, JSON.stringify(report.firstBad));
+    assert.equal(report.records, 600);
+    assert.equal(ids.size, 600);
+  });
+
+  it('flush rejects, and reports, records that could not be written', async () => {
+    const file = join(dir, 'broken.db');
+    const errors: string[] = [];
+    const log = await openAuditLog(file, { onError: (error) => errors.push(error.message) });
+    sqlite(file, 'DROP TABLE agentguard_audit');
+    log.append({
+      format: 1,
+      time: new Date().toISOString(),
+      now: '2024-05-15T20:00:00.000Z',
+      call: { id: 'lost', name: 'think', arguments: {} },
+      conversation: { messages: 0, sha256: '' },
+      packs: [],
+      durationUs: 1,
+      verdict: { decision: 'allow', evaluated: 'allow', violations: [], policies: [], errors: [] },
+    });
+    await assert.rejects(log.flush(), /cannot append 1 record\(s\) to .*no such table/);
+    assert.equal(errors.length, 1);
+    await log.close();
+  });
+});

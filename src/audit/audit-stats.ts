@@ -1,0 +1,69 @@
+import type { Decision } from '../model/verdict.ts';
+import { quantile } from '../replay/report.ts';
+import type { AuditLog } from './audit-log.ts';
+import type { AuditRecord } from './audit-record.ts';
+
+/** Counts of one tool's verdicts. */
+export interface ToolStats {
+  calls: number;
+  allow: number;
+  deny: number;
+  ask: number;
+}
+
+/** What an audit log holds, summed up. */
+export interface AuditStats {
+  records: number;
+  first?: string;
+  last?: string;
+  decisions: Record<Decision, number>;
+  tools: Record<string, ToolStats>;
+  /** How often each policy was violated (faults included). */
+  policies: Record<string, number>;
+  /** Decision time over all records, in microseconds. */
+  durationUs: { p50: number; p99: number };
+  /** The distinct pack versions seen: `<domain> <pack hash, first 12 hex digits>`. */
+  packs: string[];
+}
+
+/**
+ * Reads the whole log and sums it up: decisions, per tool, violated policies, decision time and pack versions.
+ *
+ * @example
+ * ```ts
+ * const stats = await auditStats(await openAuditLog('audit.db', { create: false }));
+ * ```
+ */
+export async function auditStats(log: AuditLog): Promise<AuditStats> {
+  const stats: AuditStats = {
+    records: 0,
+    decisions: { allow: 0, deny: 0, ask: 0 },
+    tools: {},
+    policies: {},
+    durationUs: { p50: 0, p99: 0 },
+    packs: [],
+  };
+  const durations: number[] = [];
+  const packs = new Set<string>();
+  for await (const entry of log.entries()) {
+    const record = JSON.parse(entry.body) as AuditRecord;
+    stats.records++;
+    stats.first ??= record.time;
+    stats.last = record.time;
+    const decision = record.verdict.decision;
+    stats.decisions[decision]++;
+    const tool = stats.tools[record.call.name] ?? { calls: 0, allow: 0, deny: 0, ask: 0 };
+    stats.tools[record.call.name] = tool;
+    tool.calls++;
+    tool[decision]++;
+    for (const violation of record.verdict.violations) {
+      stats.policies[violation.policy] = (stats.policies[violation.policy] ?? 0) + 1;
+    }
+    durations.push(record.durationUs);
+    for (const pack of record.packs) packs.add(`${pack.domain} ${pack.packSha256.slice(0, 12)}`);
+  }
+  durations.sort((a, b) => a - b);
+  if (durations.length > 0) stats.durationUs = { p50: quantile(durations, 0.5), p99: quantile(durations, 0.99) };
+  stats.packs = [...packs].sort();
+  return stats;
+}

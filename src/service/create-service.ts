@@ -1,0 +1,122 @@
+import { createServer } from 'node:http';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import packageJson from '../../package.json' with { type: 'json' };
+import type { AuditLog } from '../audit/audit-log.ts';
+import { InputError } from '../errors.ts';
+import type { ToolInvoker } from '../model/guard-context.ts';
+import { fromOpenAIChat } from '../model/openai-chat.ts';
+import { parseInput, parseJsonText } from '../model/parse-input.ts';
+import { verdictReport } from '../model/verdict-report.ts';
+import type { GuardPack } from '../pack/load-pack.ts';
+import { GuardRuntime, type RuntimeOptions } from '../runtime/guard-runtime.ts';
+import { checkRequestSchema, type Problem } from './check-request.ts';
+import { openApiDocument } from './openapi.ts';
+
+/** What a decision service serves. */
+export interface ServiceOptions {
+  packs: readonly GuardPack[];
+  /** The read-only lookups guards call (`httpInvoker`, a domain's own, or `noLookups`). */
+  invoker: ToolInvoker;
+  /** The clock for requests that give no `now`. Default: the time now. */
+  clock?: () => Date;
+  /** Where verdicts are appended; a verdict is answered only once its record is durable. */
+  audit?: AuditLog;
+  /** How the runtime decides what no policy decides, and the time budget of a check. */
+  runtime?: Omit<RuntimeOptions, 'audit'>;
+  /** Largest body accepted, in bytes; larger ones get 413. Default 1 MiB. */
+  bodyLimit?: number;
+  /** Time a client has to send a whole request, in milliseconds. Default 30 s. */
+  requestTimeoutMs?: number;
+}
+
+const problem = (error: string, message: string, issues?: Problem['issues']): Problem =>
+  issues === undefined ? { error, message } : { error, message, issues };
+
+/** The answer to a failed request: bad input is 400 with its issues, framework errors keep their 4xx status. */
+function problemFor(error: unknown): { status: number; body: Problem } {
+  if (error instanceof InputError) {
+    return { status: 400, body: problem(error.code, error.message, [...error.issues]) };
+  }
+  const fastifyError = error as Partial<FastifyError>;
+  const status = fastifyError.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    const codes: Record<number, string> = { 413: 'body_too_large', 415: 'unsupported_media_type' };
+    return { status, body: problem(codes[status] ?? 'bad_request', fastifyError.message ?? 'bad request') };
+  }
+  return { status: 500, body: problem('internal', 'the request could not be decided') };
+}
+
+/**
+ * The HTTP decision service on Fastify: `POST /v1/check` decides one tool call and answers the verdict as
+ * `agentguard check` prints it; `GET /healthz`; `GET /openapi.json`. Bad input gets 400 naming every problem by its
+ * JSON path, oversized bodies 413; no request can stop the process. Keeps no state between requests. Closing the
+ * instance stops the runtime (not the audit log, which the caller owns).
+ *
+ * @example
+ * ```ts
+ * const app = await createService({ packs: [await loadPack('packs/tau-airline')], invoker: noLookups });
+ * await app.listen({ host: '127.0.0.1', port: 8080 });
+ * ```
+ */
+export async function createService(options: ServiceOptions): Promise<FastifyInstance> {
+  const runtime = new GuardRuntime(
+    options.packs,
+    options.audit === undefined ? { ...options.runtime } : { ...options.runtime, audit: options.audit },
+  );
+  const clock = options.clock ?? (() => new Date());
+  const audit = options.audit;
+  const requestTimeout = options.requestTimeoutMs ?? 30_000;
+  const app = Fastify({
+    bodyLimit: options.bodyLimit ?? 1024 * 1024,
+    return503OnClosing: true,
+    logger: false,
+    // Node checks request deadlines every `connectionsCheckingInterval`: a slow client is cut off within 1.5 deadlines.
+    serverFactory: (handler) =>
+      createServer(
+        {
+          requestTimeout,
+          headersTimeout: requestTimeout,
+          connectionsCheckingInterval: Math.max(10, Math.min(requestTimeout / 2, 1000)),
+        },
+        handler,
+      ),
+  });
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      done(null, parseJsonText(body as string, 'request body'));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
+  app.setErrorHandler((error, _request, reply) => {
+    const { status, body } = problemFor(error);
+    return reply.code(status).send(body);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    reply.code(404).send(problem('not_found', `no route \`${request.method} ${request.url}\``)),
+  );
+  app.addHook('onClose', () => runtime.close());
+
+  const document = openApiDocument(packageJson.version);
+  const health = { status: 'ok' as const, packs: options.packs.map((pack) => pack.manifest.domain) };
+  app.get('/healthz', async () => health);
+  app.get('/openapi.json', async () => document);
+  app.post('/v1/check', async (request, reply) => {
+    const body = parseInput(checkRequestSchema, request.body, 'request body');
+    const conversation = fromOpenAIChat(body.messages, 'request body', '$.messages');
+    const now = body.now === undefined ? clock() : new Date(body.now);
+    const verdict = await runtime.check(body.call, { conversation, invoker: options.invoker, now });
+    if (audit !== undefined) {
+      try {
+        await audit.flush();
+      } catch (error) {
+        return reply
+          .code(503)
+          .send(problem('audit_unavailable', `the verdict could not be recorded: ${(error as Error).message}`));
+      }
+    }
+    return verdictReport(verdict);
+  });
+  return app;
+}

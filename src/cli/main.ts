@@ -178,6 +178,7 @@ program
     new Option('--unknown-tool <decision>', 'decision for tools no pack knows').choices(['allow', 'deny', 'ask']),
   )
   .option('--ask-timeout <seconds>', 'how long a person has to approve a call', '300')
+  .option('--audit <target>', 'append every verdict to this audit log: a SQLite file or a postgres:// URL')
   .action(mcpCommand);
 
 program

@@ -1,4 +1,5 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { openAuditLog } from '../audit/audit-log.ts';
 import { AgentGuardError } from '../errors.ts';
 import { GuardProxy } from '../mcp/guard-proxy.ts';
 import { listenStreamableHttp, type ProxyListener } from '../mcp/http-listener.ts';
@@ -13,6 +14,7 @@ export interface McpCommandOptions {
   host: string;
   unknownTool?: Decision;
   askTimeout: string;
+  audit?: string;
 }
 
 const log = (line: string) => process.stderr.write(`agentguard mcp: ${line}\n`);
@@ -51,10 +53,14 @@ export async function mcpCommand(command: string[], options: McpCommandOptions):
   if (!(askTimeoutMs > 0)) {
     throw new AgentGuardError('invalid_input', `--ask-timeout: \`${options.askTimeout}\` is not a positive number`);
   }
+  const audit = options.audit === undefined ? undefined : await openAuditLog(options.audit);
   const proxy = await GuardProxy.start(target, {
     packs: options.pack,
     askTimeoutMs,
-    runtime: options.unknownTool === undefined ? {} : { unknownTool: options.unknownTool },
+    runtime: {
+      ...(options.unknownTool === undefined ? {} : { unknownTool: options.unknownTool }),
+      ...(audit === undefined ? {} : { audit }),
+    },
   });
   let listener: ProxyListener | undefined;
   let finishing = false;
@@ -63,6 +69,7 @@ export async function mcpCommand(command: string[], options: McpCommandOptions):
     finishing = true;
     await listener?.close();
     await proxy.close();
+    await audit?.close();
     process.exit(code);
   };
   process.once('SIGINT', () => void finish(0));

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -230,5 +230,42 @@ describe('agentguard mcp arguments', { timeout: 60_000 }, () => {
     assert.equal(result.code, 1);
     assert.ok(result.stderr.includes(`could not connect to the upstream MCP server \`${url}\`: fetch failed`));
     assert.match(result.stderr, /ECONNREFUSED/);
+  });
+});
+
+describe('agentguard mcp --audit', { timeout: 120_000 }, () => {
+  it('appends the verdict of every call it decides, refused ones included, in a chain that verifies', async () => {
+    const work = await mkdtemp(join(tmpdir(), 'agentguard-mcp-audit-'));
+    const folder = join(work, 'project');
+    const log = join(work, 'audit.db');
+    await mkdir(folder);
+    try {
+      const proxy = await throughProxy(['--audit', log, ...overFilesystem(folder)]);
+      await call(proxy.client, 'write_file', { path: '.env', content: 'API_KEY=1\n' });
+      await call(proxy.client, 'write_file', { path: 'notes.txt', content: 'buy milk\n' });
+      await proxy.client.close();
+      // The proxy closes its log as it exits: wait for both records, within a bound.
+      const runCli = (args: readonly string[]) => spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
+      const exported = () =>
+        runCli(['audit', 'export', log, '--format', 'jsonl'])
+          .stdout.trim()
+          .split('\n')
+          .filter((line) => line !== '')
+          .map((line) => JSON.parse(line) as { record: { call: { name: string }; verdict: { decision: string } } });
+      let records = exported();
+      for (let tries = 0; records.length < 2 && tries < 50; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        records = exported();
+      }
+      assert.deepEqual(
+        records.map(({ record }) => `${record.call.name} ${record.verdict.decision}`),
+        ['write_file deny', 'write_file allow'],
+      );
+      const verified = runCli(['audit', 'verify', log, '--json']);
+      assert.equal(verified.status, 0, verified.stderr);
+      assert.deepEqual(JSON.parse(verified.stdout).records, 2);
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
   });
 });

@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import { AgentGuardError } from '../errors.ts';
 import { loadPack } from '../pack/load-pack.ts';
-import { replayDecisionSource } from '../review/decision-source.ts';
+import { auditDecisionSource } from '../review/audit-decision-source.ts';
+import { type DecisionSource, replayDecisionSource } from '../review/decision-source.ts';
 import { startReviewServer } from '../review/review-server.ts';
 
 function openBrowser(url: string): void {
@@ -19,7 +20,7 @@ function openBrowser(url: string): void {
 /** `agentguard review <pack>`: serves the review page until interrupted. */
 export async function reviewCommand(
   pack: string,
-  options: { replay?: string; host: string; port: string; open: boolean },
+  options: { replay?: string; audit?: string; host: string; port: string; open: boolean },
 ): Promise<void> {
   const port = Number(options.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -29,7 +30,15 @@ export async function reviewCommand(
     );
   }
   await loadPack(pack, { importGuards: false });
-  const decisions = options.replay === undefined ? undefined : replayDecisionSource(options.replay);
+  if (options.replay !== undefined && options.audit !== undefined) {
+    throw new AgentGuardError('invalid_input', 'give the decisions either as `--replay <file>` or as `--audit <log>`');
+  }
+  const decisions: DecisionSource | undefined =
+    options.replay !== undefined
+      ? replayDecisionSource(options.replay)
+      : options.audit !== undefined
+        ? auditDecisionSource(options.audit)
+        : undefined;
   const records = await decisions?.read();
   const server = await startReviewServer({
     pack,
@@ -38,7 +47,7 @@ export async function reviewCommand(
     ...(decisions === undefined ? {} : { decisions }),
   });
   process.stdout.write(
-    `reviewing ${pack}${records === undefined ? '' : ` with ${records.length} decisions from ${options.replay}`} at ${server.url} (Ctrl+C to stop)\n`,
+    `reviewing ${pack}${records === undefined ? '' : ` with ${records.length} decisions from ${decisions?.label}`} at ${server.url} (Ctrl+C to stop)\n`,
   );
   if (!/^(127\.|::1$|localhost$)/.test(options.host)) {
     process.stderr.write(`warning: the page is reachable beyond this machine (${options.host}), approval included\n`);

@@ -8,6 +8,12 @@ import { runSqlDifferential, startPglite } from '../src/guard-agent/eval/sql-dif
 import { loadProgramPack } from '../src/guard-agent/program-pack.ts';
 import { loadPostgresParser } from '../src/guard-agent/toolbox/postgres-parser.ts';
 import { createToolbox } from '../src/guard-agent/toolbox/toolbox.ts';
+import { quantile } from '../src/replay/report.ts';
+
+const percentiles = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return [0.5, 0.99].map((share) => quantile(sorted, share).toFixed(0)).join('/');
+};
 
 if (import.meta.main) {
   const { values } = parseArgs({
@@ -38,7 +44,7 @@ if (import.meta.main) {
     `decision agreed: ${report.agreed}/${report.cases} (allowed where PostgreSQL denied: ${report.looser.length}; denied where it allowed: ${report.stricter.length}); first denied table agreed: ${report.sameTable}/${report.denied}`,
   );
   console.log(
-    `per case: PostgreSQL EXPLAIN ${((report.postgresMs / (report.cases + report.refused)) * 1000).toFixed(0)} µs, guard ${((report.guardMs / report.cases) * 1000).toFixed(0)} µs`,
+    `per case, p50/p99: PostgreSQL SET ROLE + EXPLAIN ${percentiles(report.postgresUs)} µs; guard ${percentiles(report.guardUs)} µs`,
   );
   for (const item of [...report.looser, ...report.stricter, ...report.otherTable].slice(0, Number(values.show)))
     console.log(JSON.stringify(item, null, 1));

@@ -33,8 +33,9 @@ export interface DifferentialReport {
   sameTable: number;
   /** Denied cases naming another table than PostgreSQL's first. */
   otherTable: Disagreement[];
-  postgresMs: number;
-  guardMs: number;
+  /** Microseconds per case: PostgreSQL's `SET ROLE` and `EXPLAIN`, and the guard (reading each database's text once). */
+  postgresUs: number[];
+  guardUs: number[];
 }
 
 /** What PostgreSQL does: `EXPLAIN` a query as a role, which checks its privileges without running it. */
@@ -97,8 +98,8 @@ export async function runSqlDifferential(
     looser: [],
     stricter: [],
     otherTable: [],
-    postgresMs: 0,
-    guardMs: 0,
+    postgresUs: [],
+    guardUs: [],
   };
   while (report.cases < options.cases) {
     const database = generateDatabase(random, report.databases);
@@ -110,7 +111,7 @@ export async function runSqlDifferential(
       for (const role of database.roles) {
         let started = performance.now();
         const postgres = await oracle.explain(role, query);
-        report.postgresMs += performance.now() - started;
+        report.postgresUs.push((performance.now() - started) * 1000);
         const table = deniedTable(postgres);
         if (postgres !== 'allowed' && table === undefined) {
           report.refused++;
@@ -122,7 +123,7 @@ export async function runSqlDifferential(
           { input: { role: pastedRole, grants: database.pastedGrants, schema: database.pastedSchema }, output: query },
           toolbox,
         );
-        report.guardMs += performance.now() - started;
+        report.guardUs.push((performance.now() - started) * 1000);
         report.cases++;
         if (table !== undefined) report.denied++;
         const denied = 'abstain' in decision || decision.label === 1;

@@ -99,7 +99,7 @@ const keywordNames = [
   'foreign',
   'references',
 ];
-const oddNames = ['ratings_(millions)', 'FirstName', 'Total Amount', 'unit-price'];
+const oddNames = ['ratings_(millions)', 'FirstName', 'Total Amount', 'unit-price', '%_change_2007', '2007_total'];
 const tableNames = [
   'head',
   'department',

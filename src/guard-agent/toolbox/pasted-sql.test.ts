@@ -43,6 +43,14 @@ describe('schemaFromDdl reads schemas as dumps print them', () => {
     assert.match(issues[2] ?? '', /`d` is declared 2 times/);
   });
 
+  it('reads names a dump prints bare that PostgreSQL cannot scan or parse', () => {
+    const { schema, issues } = schemaFromDdl(
+      'CREATE TABLE airport (%_change_2007 text, 2007_total real, name/title text, rank# int, share(%) real);',
+    );
+    assert.deepEqual(issues, []);
+    assert.deepEqual(schema.get('airport'), ['%_change_2007', '2007_total', 'name/title', 'rank#', 'share(%)']);
+  });
+
   it('quotes a word only where that makes the parser read further', () => {
     const [statement] = readPastedSql('GRANT SELECT (from, end, "Total", ratings_(millions)) ON s.order TO u');
     assert.equal(statement?.ok, true);

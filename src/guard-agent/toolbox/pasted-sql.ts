@@ -21,23 +21,62 @@ function scan(sql: string): ScanToken[] | undefined {
   }
 }
 
-/** The parse of one statement, with the index of the token where it failed. */
-function attempt(text: string): { node: PgNode | undefined } | { message: string; at: number; tokens: ScanToken[] } {
+/**
+ * PostgreSQL's tokens of the text. Where its scanner refuses a word (`2007_total`: trailing junk after a number), that
+ * word, up to the next space or `;`, stands as one token of no kind, and scanning goes on after it.
+ */
+function tokensOf(sql: string): ScanToken[] {
+  const tokens: ScanToken[] = [];
+  let offset = 0;
+  const add = (found: readonly ScanToken[]) =>
+    tokens.push(...found.map((token) => ({ ...token, start: token.start + offset, end: token.end + offset })));
+  while (offset < sql.length) {
+    const rest = sql.slice(offset);
+    const whole = scan(rest);
+    if (whole !== undefined) {
+      add(whole);
+      break;
+    }
+    // The parser names the first place it fails, for a syntax error or the scanner's; step word by word to the latter.
+    const parsed = parsePostgres(rest);
+    const stop = parsed.ok ? rest.length : (parsed.position ?? rest.length);
+    const end = stop + Math.max(/^[^\s;]*/.exec(rest.slice(stop))?.[0].length ?? 0, 1);
+    const scanned = scan(rest.slice(0, end));
+    if (scanned !== undefined) add(scanned);
+    else {
+      add(scan(rest.slice(0, stop)) ?? []);
+      tokens.push({
+        start: offset + stop,
+        end: offset + end,
+        text: rest.slice(stop, end),
+        tokenType: 0,
+        tokenName: 'UNSCANNED',
+        keywordKind: 0,
+        keywordName: 'NO_KEYWORD',
+      });
+    }
+    offset += end;
+  }
+  return tokens;
+}
+
+/** The parse of one statement, or where it failed (a character offset). */
+function attempt(text: string): { node: PgNode | undefined } | { message: string; position: number } {
   const parsed = parsePostgres(text);
   if (parsed.ok) return { node: parsed.statements[0] };
-  const tokens = scan(text) ?? [];
-  const position = parsed.position ?? text.length;
-  const index = tokens.findIndex((token) => token.end > position);
-  return { message: parsed.message, at: index === -1 ? tokens.length : index, tokens };
+  return { message: parsed.message, position: parsed.position ?? text.length };
 }
 
 /**
- * The rewrites that may make a refused statement read as the person meant, for the error at token `at`: a keyword
- * the parser refused, or one just before it, quoted as the identifier it stands for; or, in a list of column
- * definitions or names, the element's first run of text without spaces (`ratings_(millions)`) quoted whole, as a dump
- * prints a name that needs quoting. Each comes as [first token, last token] to replace by the quoted, folded text.
+ * The rewrites that may make a refused statement read as the person meant, for the error at `position`: a keyword
+ * the parser refused, or one before it in the same list element, quoted as the identifier it stands for; or the
+ * element's first run of text without spaces (`ratings_(millions)`, `%_change_2007`), quoted whole, as a dump prints
+ * a name that needs quoting. Each comes as the [start, end) characters to replace by the quoted, folded text.
  */
-function repairs(tokens: readonly ScanToken[], at: number): [number, number][] {
+function repairs(text: string, position: number): [number, number][] {
+  const tokens = tokensOf(text);
+  const found = tokens.findIndex((token) => token.end > position);
+  const at = found === -1 ? tokens.length : found;
   let start = at;
   let depth = 0;
   while (start > 0) {
@@ -49,24 +88,23 @@ function repairs(tokens: readonly ScanToken[], at: number): [number, number][] {
     }
     start--;
   }
-  const found: [number, number][] = [];
+  const ranges: [number, number][] = [];
   for (let index = Math.min(at, tokens.length - 1); index >= start; index--) {
-    if ((tokens[index] as ScanToken).keywordKind !== 0) found.push([index, index]);
+    const token = tokens[index] as ScanToken;
+    if (token.keywordKind !== 0) ranges.push([token.start, token.end]);
   }
-  if (start > 0 && start < tokens.length) {
-    let end = start;
-    let nesting = 0;
-    while (end + 1 < tokens.length) {
-      const next = tokens[end + 1] as ScanToken;
-      if (next.start !== (tokens[end] as ScanToken).end) break;
-      if (next.text === '(') nesting++;
-      if (next.text === ')' && nesting-- === 0) break;
-      if (next.text === ',' && nesting === 0) break;
-      end++;
-    }
-    if (end > start) found.push([start, end]);
+  if (start === 0) return ranges;
+  const from = start < at ? (tokens[start] as ScanToken).start : position;
+  let end = from;
+  let nesting = 0;
+  for (; end < text.length; end++) {
+    const character = text[end] as string;
+    if (/\s/.test(character) || (character === ',' && nesting === 0)) break;
+    if (character === '(') nesting++;
+    if (character === ')' && nesting-- === 0) break;
   }
-  return found;
+  if (end > from && text[from] !== '"') ranges.push([from, end]);
+  return ranges;
 }
 
 /**
@@ -81,15 +119,13 @@ function readStatement(original: string): PastedStatement | undefined {
   while ('message' in result) {
     const failed = result;
     let advanced: { text: string; name: string; result: ReturnType<typeof attempt> } | undefined;
-    for (const [first, last] of repairs(failed.tokens, failed.at)) {
-      const from = (failed.tokens[first] as ScanToken).start;
-      const to = (failed.tokens[last] as ScanToken).end;
-      const name = foldIdentifier(text.slice(from, to));
-      const candidate = `${text.slice(0, from)}${quote(name)}${text.slice(to)}`;
+    for (const [from, to] of repairs(text, failed.position)) {
+      const name = quote(foldIdentifier(text.slice(from, to)));
+      const candidate = `${text.slice(0, from)}${name}${text.slice(to)}`;
       const next = attempt(candidate);
-      // A rewrite must read further than before (one token fewer for a run of several quoted into one).
-      if (!('message' in next) || next.at + (last - first) > failed.at) {
-        advanced = { text: candidate, name, result: next };
+      // A rewrite must read further than before, counted in the text as it was.
+      if (!('message' in next) || next.position - (name.length - (to - from)) > failed.position) {
+        advanced = { text: candidate, name: foldIdentifier(text.slice(from, to)), result: next };
         break;
       }
     }
@@ -115,11 +151,7 @@ function readStatement(original: string): PastedStatement | undefined {
  * ```
  */
 export function readPastedSql(sql: string): PastedStatement[] {
-  const tokens = scan(sql);
-  if (tokens === undefined) {
-    const parsed = parsePostgres(sql);
-    return [{ ok: false, message: parsed.ok ? 'could not be scanned' : parsed.message, text: sql.trim() }];
-  }
+  const tokens = tokensOf(sql);
   const statements: PastedStatement[] = [];
   let from = 0;
   for (const token of [...tokens.filter((item) => item.text === ';'), { start: sql.length }]) {

@@ -41,7 +41,9 @@ interface Cte {
   columns: readonly string[];
   reads: Reads;
   /** Named from these places; a recursive CTE's reference to itself is not counted. */
-  sites: { from: Cte | null; removed: boolean }[];
+  sites: { from: Cte | null; removed: boolean; source?: Source }[];
+  /** The table references made in each output column, where the planner may drop unused ones once it inlines. */
+  outputRanks: [number, number][];
   /** Inlined where it is named (one reference, not recursive, not MATERIALIZED, no function of unknown volatility). */
   inlined: boolean;
   /** Returns at most one row (aggregates without GROUP BY). */
@@ -223,6 +225,7 @@ export function extractAccess(sql: string, schema: Schema): QueryAccess {
         reads: new Map(),
         sites: [],
         oneRow: returnsOneRow(common['ctequery'] as PgNode),
+        outputRanks: [],
         inlined:
           common['ctematerialized'] !== 'CTEMaterializeAlways' && onlyKnownFunctions(common['ctequery'] as PgNode),
       };
@@ -237,6 +240,7 @@ export function extractAccess(sql: string, schema: Schema): QueryAccess {
           common['ctequery'] as PgNode,
           outer,
           withClause.recursive === true ? new Map(defined).set(name, self) : defined,
+          { outputRanks: cte.outputRanks },
         );
         if (renamed === undefined) cte.columns = output;
       } finally {
@@ -293,10 +297,11 @@ export function extractAccess(sql: string, schema: Schema): QueryAccess {
         const tableRank = ranks.shift() ?? order++;
         if (cte !== undefined) {
           const itself = selfReferences.get(cte);
-          const place = { from: site, removed: false };
+          const place: Cte['sites'][number] = { from: site, removed: false };
           if (itself === undefined) cte.sites.push(place);
           else itself.inlined = false;
           source = { name: alias?.aliasname ?? relation, columns: renamed ?? cte.columns, used: new Set() };
+          place.source = source;
           if (cte.oneRow)
             source.removal = () => {
               place.removed = true;
@@ -418,6 +423,16 @@ export function extractAccess(sql: string, schema: Schema): QueryAccess {
     seen.add(cte);
     return cte.sites.some((place) => !place.removed && (place.from === null || checked(place.from, seen)));
   };
+  // An inlined CTE is a derived table where it is named: the outputs that place does not use are dropped too.
+  for (const cte of allCtes) {
+    const used = cte.sites[0]?.source?.used;
+    const columns = cte.sites[0]?.source?.columns ?? [];
+    if (cte.sites.length !== 1 || !cte.inlined || !(used instanceof Set)) continue;
+    cte.outputRanks.forEach((range, index) => {
+      const column = columns[index];
+      if (column !== undefined && !used.has(column)) dropped.push(range);
+    });
+  }
   // A CTE's tables are checked after those of the query that names it (its plan is a subplan, or pulled up last).
   for (const rank of reads.keys()) if (isDropped(rank)) reads.delete(rank);
   const afterQuery = order;

@@ -1,6 +1,7 @@
 /**
  * Decides generated SQL access-control cases with the reviewed guard program and with PostgreSQL (PGlite) and
- * prints where they differ: `npm run test:sql-differential -- --cases 20000 --seed 7`. Exits 1 on any disagreement.
+ * prints where they differ: `npm run test:sql-differential -- --cases 20000 --seed 7`. Exits 1 if the guard allows a query
+ * PostgreSQL denies.
  */
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';

@@ -39,7 +39,7 @@ export const program: GuardProgram = (task, toolbox) => {
   } else return { abstain: 'no permissions: give grants and a role, or a map of readable columns' };
   const access = toolbox.queryAccess(query, schema);
   if (!access.ok) return { label: 1, reasons: [{ kind: 'undetermined', message: access.reason }], guardedOutput: null };
-  const decision = toolbox.checkAccess(allowed, access.checks);
+  const decision = toolbox.checkAccess(allowed, access.checks ?? access.tables);
   if (!decision.denied) return { label: 0, reasons: [], guardedOutput: task.output };
   return {
     label: 1,

@@ -9,10 +9,10 @@ export interface TableAccess {
 }
 
 /**
- * What a query reads, or why that could not be determined. `tables` has each table once; `checks` has each
- * reference to a table (a table named twice is checked twice), in the order PostgreSQL checks them.
+ * What a query reads, or why that could not be determined. `tables` has each table once; `checks`, where the reader
+ * knows them, each reference to a table (a table named twice is checked twice), in the order PostgreSQL checks them.
  */
-export type QueryAccess = { ok: true; tables: TableAccess[]; checks: TableAccess[] } | { ok: false; reason: string };
+export type QueryAccess = { ok: true; tables: TableAccess[]; checks?: TableAccess[] } | { ok: false; reason: string };
 
 /** Where a name in FROM leads: a table of the schema, or a derived relation with its output columns. */
 interface Source {

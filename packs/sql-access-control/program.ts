@@ -35,11 +35,11 @@ export const program: GuardProgram = (task, toolbox) => {
       const message = `the grants could not be read: ${grants.issues.map((issue) => `statement ${issue.statement}: ${issue.message}`).join('; ')}`;
       return { label: 1, reasons: [{ kind: 'undetermined', message }], guardedOutput: null };
     }
-    allowed = grants.roles.get(input.role.toLowerCase()) ?? new Map();
+    allowed = grants.permissionsOf(input.role);
   } else return { abstain: 'no permissions: give grants and a role, or a map of readable columns' };
   const access = toolbox.queryAccess(query, schema);
   if (!access.ok) return { label: 1, reasons: [{ kind: 'undetermined', message: access.reason }], guardedOutput: null };
-  const decision = toolbox.checkAccess(allowed, access.tables);
+  const decision = toolbox.checkAccess(allowed, access.checks ?? access.tables);
   if (!decision.denied) return { label: 0, reasons: [], guardedOutput: task.output };
   return {
     label: 1,

@@ -10,7 +10,9 @@ export interface AccessDecision {
 /**
  * CheckAccess of the guard agent's toolbox: compares what a query needs with what a role may read, with
  * PostgreSQL's rules for column privileges: a table granted whole allows every column; otherwise every column read
- * must be granted, and a table read for no column (as by `count(*)`) needs at least one granted column.
+ * must be granted, and a table read for no column (as by `count(*)`) needs at least one granted column. `needed` may
+ * name a table more than once (once per reference, as `QueryAccess.checks` does); each is checked, and the tables
+ * that fail come back once each, in the order of their first failure.
  *
  * @example
  * ```ts
@@ -18,14 +20,19 @@ export interface AccessDecision {
  * ```
  */
 export function checkAccess(allowed: Permissions, needed: readonly TableAccess[]): AccessDecision {
-  const inaccessible: AccessDecision['inaccessible'] = [];
+  const inaccessible = new Map<string, Set<string>>();
   for (const { table, columns } of needed) {
     const permission = allowed.get(table);
     if (permission?.all === true) continue;
     const granted = permission?.columns ?? new Set<string>();
     const missing = columns.filter((column) => !granted.has(column));
-    if (missing.length > 0) inaccessible.push({ table, columns: missing });
-    else if (columns.length === 0 && granted.size === 0) inaccessible.push({ table, columns: [] });
+    if (missing.length === 0 && (columns.length > 0 || granted.size > 0)) continue;
+    const failed = inaccessible.get(table) ?? new Set<string>();
+    inaccessible.set(table, failed);
+    for (const column of missing) failed.add(column);
   }
-  return { denied: inaccessible.length > 0, inaccessible };
+  return {
+    denied: inaccessible.size > 0,
+    inaccessible: [...inaccessible].map(([table, columns]) => ({ table, columns: [...columns] })),
+  };
 }

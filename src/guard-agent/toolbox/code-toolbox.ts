@@ -95,7 +95,7 @@ export function codeToolbox(toolbox: Toolbox, extra: readonly ToolboxFunction[] 
         const parsed = toolbox.grants(String(grants), (tables as string[] | undefined) ?? []);
         if (parsed.issues.length > 0)
           throw new Error(`statement ${parsed.issues[0]?.statement}: ${parsed.issues[0]?.message}`);
-        const permissions = parsed.roles.get(String(role).toLowerCase()) ?? new Map();
+        const permissions = parsed.permissionsOf(String(role));
         return Object.fromEntries(
           [...permissions].map(([table, permission]) => [table, permission.all ? '*' : [...permission.columns]]),
         );

@@ -1,63 +1,50 @@
-import { nodeOf, type PgNode, parsePostgres } from './postgres-parser.ts';
+import { readPastedSql } from './pasted-sql.ts';
+import { nodeOf, type PgNode } from './postgres-parser.ts';
 
-/** Tables and their columns, lower case, as PostgreSQL folds unquoted names. */
+/** Tables and their columns, named as PostgreSQL names them (unquoted names folded to lower case). */
 export type Schema = ReadonlyMap<string, readonly string[]>;
 
-/** Reads a CREATE TABLE that PostgreSQL's parser refuses: the name, then the first word of each column definition. */
-function tolerantCreate(statement: string): [string, string[]] | undefined {
-  const match = /create\s+table\s+(?:if\s+not\s+exists\s+)?(?:"?\w+"?\.)?"?(\w+)"?\s*\(([\s\S]*)\)\s*$/i.exec(
-    statement.trim(),
-  );
-  if (match === undefined || match === null) return undefined;
-  const columns: string[] = [];
-  let depth = 0;
-  let current = '';
-  for (const character of `${match[2]},`) {
-    if (character === '(') depth++;
-    if (character === ')') depth--;
-    if (character === ',' && depth === 0) {
-      const name = current.trim().split(/\s+/)[0] ?? '';
-      if (name !== '' && !/^(primary|foreign|unique|constraint|check)$/i.test(name))
-        columns.push(name.replaceAll('"', '').toLowerCase());
-      current = '';
-    } else current += character;
-  }
-  return [(match[1] ?? '').toLowerCase(), columns];
-}
-
 /**
- * Reads the tables and columns of `CREATE TABLE` statements with PostgreSQL's parser, statement by statement. A
- * statement the parser refuses (a column name PostgreSQL would need quoted, say) is read leniently and reported.
- * Statements of other kinds are ignored.
+ * Reads the tables and columns of `CREATE TABLE` statements as a person pastes them: PostgreSQL's parser reads each
+ * statement, with the names a dump prints bare (reserved words such as `end` or `from`) quoted where they stand as
+ * identifiers (see `readPastedSql`). A table keeps its name without its schema; a name declared twice is reported
+ * and left out, so that queries reading it are undetermined. A statement that cannot be read is reported. Statements
+ * of other kinds are ignored.
  *
  * @example
  * ```ts
- * const { schema } = schemaFromDdl('CREATE TABLE head (head_id bigint, name text);'); // head → [head_id, name]
+ * const { schema } = schemaFromDdl('CREATE TABLE trip (trip_id bigint, start integer, end integer);'); // trip → [trip_id, start, end]
  * ```
  */
 export function schemaFromDdl(ddl: string): { schema: Map<string, string[]>; issues: string[] } {
   const schema = new Map<string, string[]>();
+  const declared = new Map<string, number>();
   const issues: string[] = [];
-  for (const statement of ddl.split(';').filter((text) => text.trim() !== '')) {
-    const parsed = parsePostgres(statement);
-    if (!parsed.ok) {
-      const read = tolerantCreate(statement);
-      issues.push(
-        `${parsed.message} in \`${statement.trim().slice(0, 60)}…\`${read === undefined ? '' : '; read leniently'}`,
-      );
-      if (read !== undefined) schema.set(read[0], read[1]);
-      continue;
+  readPastedSql(ddl).forEach((statement, index) => {
+    if (!statement.ok) {
+      issues.push(`statement ${index + 1}: ${statement.message} in \`${statement.text.slice(0, 60)}\``);
+      return;
     }
-    for (const node of parsed.statements) {
-      const create = nodeOf(node);
-      if (create?.[0] !== 'CreateStmt') continue;
-      const relation = create[1]['relation'] as { relname: string };
-      const columns = ((create[1]['tableElts'] as PgNode[] | undefined) ?? [])
-        .map((element) => nodeOf(element))
-        .filter((element) => element?.[0] === 'ColumnDef')
-        .map((element) => element?.[1]['colname'] as string);
-      schema.set(relation.relname, columns);
+    const create = nodeOf(statement.node);
+    if (create?.[0] !== 'CreateStmt') return;
+    const name = (create[1]['relation'] as { relname: string }).relname;
+    const elements = ((create[1]['tableElts'] as PgNode[] | undefined) ?? []).map((element) => nodeOf(element));
+    // Columns copied from elsewhere (LIKE, INHERITS, PARTITION OF, OF type) are not in the text: the table is unknown.
+    const copied = elements.some((element) => element?.[0] === 'TableLikeClause');
+    if (copied || ['inhRelations', 'partbound', 'ofTypename'].some((field) => create[1][field] !== undefined)) {
+      issues.push(`statement ${index + 1}: the columns of \`${name}\` come from another table or type, not read`);
+      return;
     }
+    const columns = elements
+      .filter((element) => element?.[0] === 'ColumnDef')
+      .map((element) => element?.[1]['colname'] as string);
+    declared.set(name, (declared.get(name) ?? 0) + 1);
+    schema.set(name, columns);
+  });
+  for (const [name, count] of declared) {
+    if (count < 2) continue;
+    issues.push(`table \`${name}\` is declared ${count} times; its reads cannot be determined`);
+    schema.delete(name);
   }
   return { schema, issues };
 }

@@ -105,6 +105,65 @@ describe('extractAccess', () => {
   });
 });
 
+describe('extractAccess follows what PostgreSQL checks', () => {
+  const cases: [string, string, unknown][] = [
+    [
+      'a CTE named nowhere is not checked',
+      'WITH x AS (SELECT age FROM head) SELECT name FROM department',
+      { department: ['name'] },
+    ],
+    [
+      'a CTE named only by a CTE named nowhere is inlined there, and not checked',
+      'WITH x AS (SELECT age FROM head), y AS (SELECT * FROM x) SELECT 1 FROM department',
+      { department: [] },
+    ],
+    [
+      'a CTE named twice is planned on its own, and checked',
+      'WITH x AS (SELECT age FROM head), y AS (SELECT * FROM x, x AS z) SELECT 1 FROM department',
+      { department: [], head: ['age'] },
+    ],
+    [
+      'a recursive CTE naming only itself is not checked',
+      'WITH RECURSIVE r(n) AS (SELECT age FROM head UNION ALL SELECT n + 1 FROM r WHERE n < 3) SELECT 1 FROM department',
+      { department: [] },
+    ],
+    [
+      'an ON condition sees only its own join',
+      'SELECT 1 FROM head JOIN department ON born_state = department.name JOIN head AS h2 ON h2.age = department.budget',
+      { head: ['born_state', 'age'], department: ['name', 'budget'] },
+    ],
+    [
+      'a whole-row reference reads every column',
+      'SELECT h FROM head AS h',
+      { head: ['head_id', 'name', 'born_state', 'age'] },
+    ],
+    [
+      'ORDER BY an output name reads no input column',
+      'SELECT max(budget) AS name FROM department ORDER BY name',
+      { department: ['budget'] },
+    ],
+    [
+      'GROUP BY prefers an input column',
+      'SELECT max(budget) AS name FROM department GROUP BY name',
+      { department: ['budget', 'name'] },
+    ],
+    ['user is a function, not a column', 'SELECT user FROM head', { head: [] }],
+  ];
+  for (const [name, sql, expected] of cases) it(name, () => assert.deepEqual(reads(sql), expected));
+
+  it("lists each reference to a table in check order: the query's own tables, its subqueries, then its CTEs", () => {
+    const access = extractAccess(
+      'WITH x AS (SELECT age FROM head) SELECT name FROM department WHERE budget > (SELECT max(age) FROM x) AND EXISTS (SELECT 1 FROM head AS h WHERE h.name = department.name)',
+      schemaFromDdl(ddl).schema,
+    );
+    assert.deepEqual(access.ok ? access.checks : access, [
+      { table: 'department', columns: ['name', 'budget'] },
+      { table: 'head', columns: ['name'] },
+      { table: 'head', columns: ['age'] },
+    ]);
+  });
+});
+
 describe('parseGrants and checkAccess', () => {
   it('reads column grants, whole-table grants and all tables of a schema', () => {
     const { roles, issues } = parseGrants(

@@ -1,6 +1,6 @@
 import { type AccessDecision, checkAccess } from './check-access.ts';
 import { checkRule, type Rule, type RuleDecision } from './check-rule.ts';
-import { type GrantIssue, type Permissions, parseGrants } from './grants.ts';
+import { type Grants, type Permissions, parseGrants } from './grants.ts';
 import { schemaFromDdl } from './schema.ts';
 import { extractAccess, type QueryAccess } from './sql-access.ts';
 
@@ -16,8 +16,8 @@ export interface Toolbox {
   ): RuleDecision;
   /** What a SQL query reads, given the tables and columns of its database. */
   queryAccess(sql: string, schema: ReadonlyMap<string, readonly string[]>): QueryAccess;
-  /** Each role's read permissions from GRANT statements. */
-  grants(sql: string, tables?: Iterable<string>): { roles: Map<string, Permissions>; issues: GrantIssue[] };
+  /** Roles' read permissions from GRANT and REVOKE statements. */
+  grants(sql: string, tables?: Iterable<string>): Grants;
   /** Tables and columns from CREATE TABLE statements. */
   schema(ddl: string): { schema: Map<string, string[]>; issues: string[] };
   /** Read permissions from a map of tables to readable columns. */

@@ -162,7 +162,11 @@ export async function generatePack(options: GenerateOptions): Promise<PolicyRepo
     ) => {
       files.set(file, code);
       records[id] = record;
-      entries.push({ id, state: 'enforced', effect: 'deny' });
+      entries.push({
+        id,
+        state: 'enforced',
+        effect: spec.policies.find((policy) => policy.id === id)?.effect ?? 'deny',
+      });
       enforced.push(id);
       allCases.push(...cases);
       reports.push({

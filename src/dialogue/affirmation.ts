@@ -53,6 +53,19 @@ export function isAffirmative(text: string): boolean {
 }
 
 /**
+ * True when a user message refuses or holds off ("no", "wait", "don't cancel it").
+ *
+ * @example
+ * ```ts
+ * isRefusal('No, please do not proceed.'); // true
+ * isRefusal('Use the gift card instead.'); // false
+ * ```
+ */
+export function isRefusal(text: string): boolean {
+  return no.test(normalize(text));
+}
+
+/**
  * True when an assistant message asks the user to confirm or choose: a question, or words such as "confirm" or
  * "would you like".
  *

@@ -89,3 +89,25 @@ describe('fromOpenAIChat', () => {
     );
   });
 });
+
+describe('reading answers and requests by position', () => {
+  const conversation = new Conversation([
+    { role: 'assistant', text: 'Upgrade ABC123 to business for $300? Please confirm.', toolCalls: [] },
+    { role: 'user', text: 'Yes, go ahead.' },
+    { role: 'assistant', text: 'The gift card balance is not enough.', toolCalls: [] },
+    { role: 'user', text: 'Use my Visa ending in 1234 instead.' },
+    { role: 'user', text: 'No, wait.' },
+  ]);
+  it('tells a yes, a refusal and another answer apart, and only for user messages', () => {
+    assert.deepEqual(
+      [1, 3, 4, 0].map((index) => conversation.answerAt(index)),
+      ['yes', 'other', 'no', undefined],
+    );
+  });
+  it('sees which assistant message asks the user to confirm', () => {
+    assert.deepEqual(
+      [0, 2, 1].map((index) => conversation.asksAt(index)),
+      [true, false, false],
+    );
+  });
+});

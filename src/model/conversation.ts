@@ -1,4 +1,4 @@
-import { asksForConfirmation, isAffirmative } from '../dialogue/affirmation.ts';
+import { asksForConfirmation, isAffirmative, isRefusal } from '../dialogue/affirmation.ts';
 import type { ToolCall } from './tool-call.ts';
 
 /** A system or developer instruction. */
@@ -118,6 +118,23 @@ export class Conversation {
       });
     }
     return calls;
+  }
+
+  /**
+   * How the user message at `index` answers: `yes` (an explicit yes, see `isAffirmative`), `no` (a refusal or a hold,
+   * see `isRefusal`) or `other`; undefined when the message there is not the user's.
+   */
+  answerAt(index: number): 'yes' | 'no' | 'other' | undefined {
+    const message = this.messages[index];
+    if (message?.role !== 'user') return undefined;
+    if (isAffirmative(message.text)) return 'yes';
+    return isRefusal(message.text) ? 'no' : 'other';
+  }
+
+  /** Whether the assistant message at `index` asks the user to confirm or choose (see `asksForConfirmation`). */
+  asksAt(index: number): boolean {
+    const message = this.messages[index];
+    return message?.role === 'assistant' && asksForConfirmation(message.text);
   }
 
   /**

@@ -8,6 +8,8 @@ const policySchema = z.object({
   compliance_examples: z.array(z.string()),
   violation_examples: z.array(z.string()),
   remedy: z.string().optional(),
+  /** What a violation does: `deny` (the default) or `ask`, where a person must settle the call with the user. */
+  effect: z.enum(['deny', 'ask']).optional(),
 });
 
 /** Schema of a tool-policy spec: the atomic policies that apply to one tool. */

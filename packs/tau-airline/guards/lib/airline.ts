@@ -2,6 +2,7 @@
  * Facts the airline guards share: lookups, the bag allowance, itineraries and what the conversation establishes.
  */
 import type { GuardContext, PolicyFinding } from 'agentguard';
+import { type CallTerms, contradiction, findAgreement, rejected, unsettled } from './agreement.ts';
 import type { Cabin, FlightOnDate, FlightType, Membership, Passenger, Reservation, User } from './records.ts';
 
 /** The clock of the data: naive times are EST. */
@@ -180,49 +181,65 @@ export interface ActionDescription {
 }
 
 /**
- * Checks that the user explicitly confirmed this action: the last user message is an explicit yes; it answers an
- * assistant message that asks for confirmation and names the action or one of its details; and that yes was not
- * already used for the same action on the same target.
+ * Checks that the user explicitly confirmed this call: the last user message is an explicit yes (or a corrected
+ * choice after the tool rejected the call that yes was given for); the yes answers an assistant message that asks
+ * for confirmation and names the action or one of its details, or corrects a call of this tool that the tool
+ * rejected; the yes was not already used for the same action on the same target; and, when `terms` are given, the
+ * call does no more than the user agreed to (see `contradiction`).
  */
-export function unconfirmed(
+export async function unconfirmed(
   context: GuardContext,
-  tool: string,
-  description: ActionDescription,
+  call: { name: string; arguments: Record<string, unknown> },
+  { action, details }: ActionDescription,
   sameTarget: (args: Record<string, unknown>) => boolean,
-): PolicyFinding | undefined {
-  const problem = confirmationProblem(context, tool, description, sameTarget);
+  terms?: CallTerms,
+): Promise<PolicyFinding | undefined> {
+  const agreement = findAgreement(context, call.name, call.arguments);
+  if (agreement === undefined) {
+    return {
+      message: 'the user has not explicitly confirmed this action: list the action details and ask for a yes first',
+    };
+  }
+  if (!agreement.proposalAsks && !agreement.continuesRejected) {
+    return {
+      message:
+        "the user's yes does not answer a request for confirmation: list the action details and ask for a yes first",
+    };
+  }
+  const proposal = agreement.proposal.toLowerCase();
+  const named = details.some((detail) => detail !== '' && proposal.includes(detail.toLowerCase()));
+  if (!action.test(proposal) && !named && !agreement.continuesRejected) {
+    return {
+      message:
+        'the message the user said yes to is not about this action: list the action details and ask for a yes first',
+    };
+  }
+  const reused = agreement.callsSince.find(
+    (past) =>
+      past.call.name === call.name && !rejected(past) && past.result !== undefined && sameTarget(past.call.arguments),
+  );
+  if (reused !== undefined) {
+    return {
+      message: `the user's yes was already used for an earlier \`${call.name}\` call on the same target: ask again before another change`,
+    };
+  }
+  const problem = terms === undefined ? undefined : contradiction(agreement, terms);
   return problem === undefined ? undefined : { message: problem };
 }
 
-function confirmationProblem(
+/**
+ * The question to put to the user when the conversation does not settle what a confirmed call charges or how it
+ * pays; undefined when it does, or when there is no yes at all (the confirmation policy denies that).
+ */
+export function paymentUnsettled(
   context: GuardContext,
-  tool: string,
-  { action, details }: ActionDescription,
-  sameTarget: (args: Record<string, unknown>) => boolean,
-): string | undefined {
-  const confirmation = context.conversation.confirmation();
-  if (confirmation === undefined) {
-    return 'the user has not explicitly confirmed this action: list the action details and ask for a yes first';
-  }
-  if (!confirmation.proposalAsks) {
-    return "the user's yes does not answer a request for confirmation: list the action details and ask for a yes first";
-  }
-  const proposal = confirmation.proposal.toLowerCase();
-  const named = details.some((detail) => detail !== '' && proposal.includes(detail.toLowerCase()));
-  if (!action.test(proposal) && !named) {
-    return 'the message the user said yes to is not about this action: list the action details and ask for a yes first';
-  }
-  const reused = confirmation.callsSince.find(
-    (past) =>
-      past.call.name === tool &&
-      past.result !== undefined &&
-      !past.result.startsWith('Error') &&
-      sameTarget(past.call.arguments),
-  );
-  if (reused !== undefined) {
-    return `the user's yes was already used for an earlier \`${tool}\` call on the same target: ask again before another change`;
-  }
-  return undefined;
+  call: { name: string; arguments: Record<string, unknown> },
+  terms: CallTerms,
+): PolicyFinding | undefined {
+  const agreement = findAgreement(context, call.name, call.arguments);
+  if (agreement === undefined) return undefined;
+  const question = unsettled(agreement, terms);
+  return question === undefined ? undefined : { message: question, facts: { charge: terms.charge } };
 }
 
 /** Why a cancellation may be covered by travel insurance: the user's stated reason, as the policy names them. */

@@ -1,0 +1,295 @@
+/**
+ * What the user agreed to before a change: the explicit yes, the proposal it answers with the details it listed
+ * (amounts, payment methods, flights), and a corrected choice after the tool rejected the call the yes was given for.
+ */
+import type { GuardContext, PastToolCall } from 'agentguard';
+import type { PaymentMethod, Reservation, User } from './records.ts';
+
+/** The tools that change the database: a successful call of one ends what an earlier yes covered. */
+const changes = new Set([
+  'book_reservation',
+  'cancel_reservation',
+  'update_reservation_flights',
+  'update_reservation_baggages',
+  'update_reservation_passengers',
+  'send_certificate',
+]);
+
+/** The yes a call rests on and what was said around it. */
+export interface Agreement {
+  /** The assistant text the yes answers. */
+  proposal: string;
+  /** Whether the proposal asks the user to confirm. */
+  proposalAsks: boolean;
+  /** Whether the proposal follows the tool's rejection of a call of the same tool (the agent's correction of it). */
+  continuesRejected: boolean;
+  /** The user's choice after the tool rejected the call the yes was given for; empty when there was none. */
+  correction: string;
+  /** Lower-case text the agent put to the user: the proposal, and its questions after a rejected call. */
+  proposed: string;
+  /** Lower-case: the yes, then the corrected choice when there is one. */
+  replied: string;
+  /** Lower-case text of what the user said earlier, since the last successful change. */
+  userSaid: string;
+  /** Lower-case text of what the agent said earlier, since the last successful change. */
+  agentSaid: string;
+  /** Tool calls made after the yes (and after the correction), before the call being decided. */
+  callsSince: readonly PastToolCall[];
+}
+
+const paymentKeys = new Set(['payment_id', 'payment_methods']);
+
+/** Whether two calls' arguments are the same apart from how they pay. */
+export function samePaymentApart(left: Record<string, unknown>, right: Record<string, unknown>): boolean {
+  const strip = (args: Record<string, unknown>) =>
+    JSON.stringify(Object.entries(args).filter(([key]) => !paymentKeys.has(key)));
+  return strip(left) === strip(right);
+}
+
+const lower = (text: string) => text.toLowerCase().replaceAll('’', "'");
+
+/**
+ * Finds what the user agreed to for a call of `tool` with `args`: the last user message is an explicit yes, or it is
+ * a corrected choice (not a refusal) after the tool rejected the same call (apart from its payment) that the user's
+ * previous message said yes to. Undefined when neither holds.
+ */
+export function findAgreement(
+  context: GuardContext,
+  tool: string,
+  args: Record<string, unknown>,
+): Agreement | undefined {
+  const messages = context.conversation.messages;
+  const last = context.conversation.lastUserIndex();
+  const lastMessage = messages[last];
+  if (lastMessage?.role !== 'user') return undefined;
+  let yes = last;
+  let correction = '';
+  const answer = context.conversation.answerAt(last);
+  if (answer !== 'yes') {
+    if (answer === 'no') return undefined;
+    yes = previousUser(context, last);
+    if (context.conversation.answerAt(yes) !== 'yes') return undefined;
+    const between = context.conversation.toolCalls(yes + 1).filter((past) => past.messageIndex < last);
+    const tried = between.filter((past) => past.call.name === tool);
+    if (
+      tried.length === 0 ||
+      tried.some((past) => !rejected(past)) ||
+      !samePaymentApart(tried.at(-1)?.call.arguments ?? {}, args)
+    ) {
+      return undefined;
+    }
+    correction = lastMessage.text;
+  }
+  let proposalIndex = -1;
+  for (let index = yes - 1; index >= 0; index--) {
+    const message = messages[index];
+    if (message?.role === 'user') break;
+    if (message?.role === 'assistant' && message.text.trim() !== '') {
+      proposalIndex = index;
+      break;
+    }
+  }
+  const proposal = proposalIndex === -1 ? '' : (messages[proposalIndex] as { text: string }).text;
+  const before = context.conversation.toolCalls(previousUser(context, yes) + 1);
+  const lastTried = before.filter((past) => past.messageIndex < proposalIndex && changes.has(past.call.name)).at(-1);
+  let start = 0;
+  for (const past of context.conversation.toolCalls()) {
+    if (past.messageIndex < yes && changes.has(past.call.name) && !rejected(past)) start = past.messageIndex + 1;
+  }
+  const userSaid: string[] = [];
+  const agentSaid: string[] = [];
+  const proposed = [lower(proposal)];
+  messages.forEach((message, index) => {
+    if (index < start || index > last || index === yes || index === last) return;
+    if (message.role === 'user') userSaid.push(lower(message.text));
+    if (message.role === 'assistant' && index > yes) proposed.push(lower(message.text));
+    else if (message.role === 'assistant' && index < proposalIndex) agentSaid.push(lower(message.text));
+  });
+  return {
+    proposal,
+    proposalAsks: proposalIndex !== -1 && context.conversation.asksAt(proposalIndex),
+    continuesRejected: lastTried?.call.name === tool && rejected(lastTried),
+    correction,
+    proposed: proposed.join('\n'),
+    replied: lower(correction === '' ? lastMessage.text : `${(messages[yes] as { text: string }).text}\n${correction}`),
+    userSaid: userSaid.join('\n'),
+    agentSaid: agentSaid.join('\n'),
+    callsSince: context.conversation.toolCalls(last + 1),
+  };
+}
+
+function previousUser(context: GuardContext, index: number): number {
+  for (let earlier = index - 1; earlier >= 0; earlier--) {
+    if (context.conversation.messages[earlier]?.role === 'user') return earlier;
+  }
+  return -1;
+}
+
+/** Whether the tool refused a past call. */
+export function rejected(past: PastToolCall): boolean {
+  return past.result?.startsWith('Error') === true;
+}
+
+/** Dollar amounts in a text: `$1,194`, `$76.50`; with "each" or "per passenger" after one, also times `passengers`. */
+export function statedAmounts(text: string, passengers: number): number[] {
+  const amounts: number[] = [];
+  for (const match of text.matchAll(/\$\s?(\d{1,3}(?:,\d{3})+|\d+)(\.\d{1,2})?(.{0,24})/g)) {
+    const amount = Number(`${(match[1] ?? '').replaceAll(',', '')}${match[2] ?? ''}`);
+    amounts.push(amount);
+    if (/^\s*(each|per (passenger|person|traveller|traveler|ticket))/.test(match[3] ?? '')) {
+      amounts.push(amount * passengers);
+    }
+  }
+  return amounts;
+}
+
+/** The payment methods a text names: by id or card digits, by kind, or as the reservation's original method. */
+interface NamedPayments {
+  ids: Set<string>;
+  kinds: Set<PaymentMethod['source']>;
+  original: boolean;
+}
+
+function namedPayments(text: string, user: User, reservation: Reservation | undefined): NamedPayments {
+  const ids = new Set<string>();
+  for (const method of Object.values(user.payment_methods)) {
+    const digits = /\d+$/.exec(method.id)?.[0];
+    if (digits !== undefined && digits.length >= 4 && new RegExp(`(?<!\\d)${digits}(?!\\d)`).test(text))
+      ids.add(method.id);
+    if (method.source === 'credit_card' && new RegExp(`(?<!\\d)${method.last_four}(?!\\d)`).test(text))
+      ids.add(method.id);
+  }
+  const kinds = new Set<PaymentMethod['source']>();
+  if (/gift ?card/.test(text)) kinds.add('gift_card');
+  if (/certificate/.test(text)) kinds.add('certificate');
+  if (/credit card|\bcard (ending|on file)|\bvisa\b|mastercard|\bamex\b|american express|discover/.test(text))
+    kinds.add('credit_card');
+  const original = reservation !== undefined && /\b(original|same) (payment|form of payment|method|card)/.test(text);
+  return { ids, kinds, original };
+}
+
+const nothingNamed = (named: NamedPayments) => named.ids.size === 0 && named.kinds.size === 0 && !named.original;
+
+/**
+ * How a payment method stands against what was named: `agreed`, `other` (other methods were named) or `unnamed`.
+ * The first of these that names a method decides: the user's yes and corrected choice, the proposal, what the user
+ * said earlier, what the agent said earlier. A method missing from the profile is left to the payment policies.
+ */
+export function paymentStanding(
+  agreement: Agreement,
+  user: User,
+  paymentId: string,
+  reservation: Reservation | undefined,
+): 'agreed' | 'other' | 'unnamed' {
+  const source = user.payment_methods[paymentId]?.source;
+  if (source === undefined) return 'agreed';
+  const named = [agreement.replied, agreement.proposed, agreement.userSaid, agreement.agentSaid]
+    .map((text) => namedPayments(text, user, reservation))
+    .find((candidate) => !nothingNamed(candidate));
+  if (named === undefined) return 'unnamed';
+  if (named.ids.has(paymentId)) return 'agreed';
+  const namedOfKind = [...named.ids].some((id) => user.payment_methods[id]?.source === source);
+  if (named.kinds.has(source) && !namedOfKind) return 'agreed';
+  if (named.original && reservation?.payment_history.some((payment) => payment.payment_id === paymentId) === true) {
+    return 'agreed';
+  }
+  return 'other';
+}
+
+/** How a payment method is shown to the user. */
+export function describePayment(user: User, paymentId: string): string {
+  const method = user.payment_methods[paymentId];
+  if (method?.source === 'credit_card') return `${method.brand} card ending in ${method.last_four}`;
+  if (method?.source === 'gift_card') return `gift card ${paymentId}`;
+  return paymentId;
+}
+
+/** An amount in dollars as the user would read it. */
+export function dollars(amount: number): string {
+  return `$${Math.abs(amount).toLocaleString('en-US')}`;
+}
+
+/**
+ * How a charge (or, for a booking, its payments) stands against the amounts of the proposal, the yes and what the user
+ * said since the last change: `agreed` (one of them), `more` (above all of them), `other` (another amount below one of
+ * them) or `unstated` (they hold no amount). Amounts the agent quoted earlier do not count: the user may have turned
+ * them down.
+ */
+export function chargeStanding(agreement: Agreement, terms: CallTerms): 'agreed' | 'more' | 'other' | 'unstated' {
+  const charge = terms.charge ?? 0;
+  const agreed = [agreement.replied, agreement.proposed, agreement.userSaid];
+  const amounts = statedAmounts(agreed.join('\n'), terms.passengers);
+  const stated = (value: number) => amounts.some((amount) => Math.abs(amount - value) < 0.01);
+  const parts = terms.payments.map((payment) => payment.amount);
+  if (stated(charge) || (parts.length > 1 && parts.every((part) => part !== undefined && stated(part))))
+    return 'agreed';
+  if (amounts.length === 0) return 'unstated';
+  return charge > Math.max(...amounts) ? 'more' : 'other';
+}
+
+/** What a change does that the user must have agreed to. */
+export interface CallTerms {
+  /** The booking user, whose payment methods pay. */
+  user: User | undefined;
+  reservation: Reservation | undefined;
+  passengers: number;
+  /** What the call charges in dollars (negative: a refund); undefined when it cannot be computed. */
+  charge: number | undefined;
+  /** The payment methods the call uses, with the amount each pays when the call says. */
+  payments: readonly { id: string; amount?: number }[];
+  /** Flights the call changes (new, re-dated or re-priced in another cabin). */
+  changedFlights: readonly string[];
+  /** Flight numbers that may name this change in a proposal: the reservation's and the call's. */
+  flightNumbers: readonly string[];
+}
+
+/**
+ * Why a call is not what the user agreed to, or undefined: it charges more than every amount stated to the user,
+ * pays with another method than the user named, or changes flights the proposal did not name when it named some.
+ */
+export function contradiction(agreement: Agreement, terms: CallTerms): string | undefined {
+  const { user, charge } = terms;
+  if (charge !== undefined && charge > 0 && chargeStanding(agreement, terms) === 'more') {
+    return `the call charges ${dollars(charge)}, more than any amount the user said yes to: state the amount and ask again`;
+  }
+  if (user !== undefined && charge !== 0) {
+    for (const payment of terms.payments) {
+      if (paymentStanding(agreement, user, payment.id, terms.reservation) === 'other') {
+        return `the call pays with ${describePayment(user, payment.id)}, which is not the payment the user chose: ask again with the method the user named`;
+      }
+    }
+  }
+  const proposed = `${agreement.proposed}\n${agreement.replied}`;
+  const named = terms.flightNumbers.filter((number) => proposed.includes(number.toLowerCase()));
+  if (named.length > 0) {
+    const unnamed = terms.changedFlights.filter(
+      (number) => !proposed.includes(number.toLowerCase()) && !agreement.userSaid.includes(number.toLowerCase()),
+    );
+    if (unnamed.length > 0) {
+      return `the user said yes to a change of ${[...new Set(named)].join(', ')}; the call also changes ${unnamed.join(', ')}: list every segment the call changes and ask again`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The question to put to the user when the conversation cannot settle what the call charges, or undefined: the
+ * charge or the payment method was never stated before the yes, or the charge differs from (and is below) what was.
+ */
+export function unsettled(agreement: Agreement, terms: CallTerms): string | undefined {
+  const { user, charge } = terms;
+  if (user === undefined || charge === undefined || charge === 0) return undefined;
+  const method = terms.payments.map((payment) => describePayment(user, payment.id)).join(' and ');
+  const question =
+    charge > 0
+      ? `"This charges ${dollars(charge)} to your ${method}. Shall I go ahead?"`
+      : `"The ${dollars(charge)} refund goes to your ${method}. Shall I go ahead?"`;
+  const standing = charge < 0 ? 'agreed' : chargeStanding(agreement, terms);
+  if (standing === 'unstated' || standing === 'other') {
+    return `the user was not told the amount the call charges; ask the user: ${question}`;
+  }
+  if (terms.payments.some((payment) => paymentStanding(agreement, user, payment.id, terms.reservation) === 'unnamed')) {
+    return `nobody named the payment method; ask the user: ${question}`;
+  }
+  return undefined;
+}

@@ -1,0 +1,78 @@
+/**
+ * What each change charges and how it pays, from the call and lookups: the terms the user's yes must cover.
+ */
+import type { GuardContext } from 'agentguard';
+import type { BookReservationArgs, UpdateReservationBaggagesArgs, UpdateReservationFlightsArgs } from '../../types.ts';
+import type { CallTerms } from './agreement.ts';
+import { findFlightOnDate, findReservation, findUser, isKept } from './airline.ts';
+
+/** A flight or cabin change: the fare difference for every passenger, as the tool computes it. */
+export async function flightChangeTerms(context: GuardContext, args: UpdateReservationFlightsArgs): Promise<CallTerms> {
+  const reservation = await findReservation(context, args.reservation_id);
+  const user = reservation === undefined ? undefined : await findUser(context, reservation.user_id);
+  const passengers = reservation?.passengers.length ?? 0;
+  const changedFlights: string[] = [];
+  let charge: number | undefined;
+  if (reservation !== undefined) {
+    let total = 0;
+    for (const flight of args.flights) {
+      const kept = args.cabin === reservation.cabin && isKept(reservation, flight);
+      if (kept) {
+        total +=
+          (reservation.flights.find((segment) => segment.flight_number === flight.flight_number)?.price ?? 0) *
+          passengers;
+        continue;
+      }
+      changedFlights.push(flight.flight_number);
+      const details = await findFlightOnDate(context, flight.flight_number, flight.date);
+      if (details?.status !== 'available') {
+        total = Number.NaN;
+        continue;
+      }
+      total += details.prices[args.cabin] * passengers;
+    }
+    total -= reservation.flights.reduce((sum, flight) => sum + flight.price, 0) * passengers;
+    if (!Number.isNaN(total)) charge = total;
+  }
+  return {
+    user,
+    reservation,
+    passengers,
+    charge,
+    payments: [{ id: args.payment_id }],
+    changedFlights,
+    flightNumbers: [
+      ...(reservation?.flights.map((flight) => flight.flight_number) ?? []),
+      ...args.flights.map((flight) => flight.flight_number),
+    ],
+  };
+}
+
+/** A bag change: 50 dollars per paid bag added. */
+export async function baggageTerms(context: GuardContext, args: UpdateReservationBaggagesArgs): Promise<CallTerms> {
+  const reservation = await findReservation(context, args.reservation_id);
+  const user = reservation === undefined ? undefined : await findUser(context, reservation.user_id);
+  return {
+    user,
+    reservation,
+    passengers: reservation?.passengers.length ?? 0,
+    charge:
+      reservation === undefined ? undefined : 50 * Math.max(0, args.nonfree_baggages - reservation.nonfree_baggages),
+    payments: [{ id: args.payment_id }],
+    changedFlights: [],
+    flightNumbers: [],
+  };
+}
+
+/** A booking: what its payments add up to. */
+export async function bookingTerms(context: GuardContext, args: BookReservationArgs): Promise<CallTerms> {
+  return {
+    user: await findUser(context, args.user_id),
+    reservation: undefined,
+    passengers: args.passengers.length,
+    charge: args.payment_methods.reduce((sum, payment) => sum + payment.amount, 0),
+    payments: args.payment_methods.map((payment) => ({ id: payment.payment_id, amount: payment.amount })),
+    changedFlights: args.flights.map((flight) => flight.flight_number),
+    flightNumbers: args.flights.map((flight) => flight.flight_number),
+  };
+}

@@ -69,6 +69,7 @@ export class Conversation {
   readonly messages: readonly Message[];
   private userTextsCache: string[] | undefined;
   private confirmationCache: { value: Confirmation | undefined } | undefined;
+  private toolCallsCache: PastToolCall[] | undefined;
 
   constructor(messages: readonly Message[]) {
     this.messages = messages;
@@ -102,8 +103,13 @@ export class Conversation {
    * conversation.
    */
   toolCalls(from = 0): PastToolCall[] {
+    this.toolCallsCache ??= this.findToolCalls();
+    return from === 0 ? [...this.toolCallsCache] : this.toolCallsCache.filter((past) => past.messageIndex >= from);
+  }
+
+  private findToolCalls(): PastToolCall[] {
     const calls: PastToolCall[] = [];
-    for (let index = from; index < this.messages.length; index++) {
+    for (let index = 0; index < this.messages.length; index++) {
       const message = this.messages[index];
       if (message?.role !== 'assistant' || message.toolCalls.length === 0) continue;
       const answers: ToolResultMessage[] = [];

@@ -4,6 +4,7 @@
  */
 import type { GuardContext, PastToolCall } from 'agentguard';
 import type { PaymentMethod, Reservation, User } from './records.ts';
+import { lower, rememberedBy } from './text.ts';
 
 /** The tools that change the database: a successful call of one ends what an earlier yes covered. */
 const changes = new Set([
@@ -31,8 +32,8 @@ export interface Agreement {
   replied: string;
   /** Lower-case text of what the user said earlier, since the last successful change. */
   userSaid: string;
-  /** Lower-case text of what the agent said earlier, since the last successful change. */
-  agentSaid: string;
+  /** Lower-case text of what the agent said earlier, since the last successful change (read when first asked for). */
+  readonly agentSaid: string;
   /** Tool calls made after the yes (and after the correction), before the call being decided. */
   callsSince: readonly PastToolCall[];
 }
@@ -46,31 +47,46 @@ export function samePaymentApart(left: Record<string, unknown>, right: Record<st
   return strip(left) === strip(right);
 }
 
-const lower = (text: string) => text.toLowerCase().replaceAll('’', "'");
+
+const agreements = new WeakMap<GuardContext, Map<string, Agreement | undefined>>();
 
 /**
  * Finds what the user agreed to for a call of `tool` with `args`: the last user message is an explicit yes, or it is
  * a corrected choice (not a refusal) after the tool rejected the same call (apart from its payment) that the user's
- * previous message said yes to. Undefined when neither holds.
+ * previous message said yes to. Undefined when neither holds. Read once per decision: every policy of one call gets
+ * the same context.
  */
 export function findAgreement(
   context: GuardContext,
   tool: string,
   args: Record<string, unknown>,
 ): Agreement | undefined {
-  const messages = context.conversation.messages;
-  const last = context.conversation.lastUserIndex();
+  let found = agreements.get(context);
+  if (found === undefined) {
+    found = new Map();
+    agreements.set(context, found);
+  }
+  if (!found.has(tool)) found.set(tool, readAgreement(context, tool, args));
+  return found.get(tool);
+}
+
+function readAgreement(context: GuardContext, tool: string, args: Record<string, unknown>): Agreement | undefined {
+  const { conversation } = context;
+  const messages = conversation.messages;
+  const last = conversation.lastUserIndex();
   const lastMessage = messages[last];
   if (lastMessage?.role !== 'user') return undefined;
+  const calls = conversation.toolCalls();
   let yes = last;
   let correction = '';
-  const answer = context.conversation.answerAt(last);
+  const answer = conversation.answerAt(last);
   if (answer !== 'yes') {
     if (answer === 'no') return undefined;
     yes = previousUser(context, last);
-    if (context.conversation.answerAt(yes) !== 'yes') return undefined;
-    const between = context.conversation.toolCalls(yes + 1).filter((past) => past.messageIndex < last);
-    const tried = between.filter((past) => past.call.name === tool);
+    if (conversation.answerAt(yes) !== 'yes') return undefined;
+    const tried = calls.filter(
+      (past) => past.messageIndex > yes && past.messageIndex < last && past.call.name === tool,
+    );
     if (
       tried.length === 0 ||
       tried.some((past) => !rejected(past)) ||
@@ -90,31 +106,41 @@ export function findAgreement(
     }
   }
   const proposal = proposalIndex === -1 ? '' : (messages[proposalIndex] as { text: string }).text;
-  const before = context.conversation.toolCalls(previousUser(context, yes) + 1);
-  const lastTried = before.filter((past) => past.messageIndex < proposalIndex && changes.has(past.call.name)).at(-1);
+  const askedFrom = previousUser(context, yes);
+  let lastTried: PastToolCall | undefined;
   let start = 0;
-  for (const past of context.conversation.toolCalls()) {
-    if (past.messageIndex < yes && changes.has(past.call.name) && !rejected(past)) start = past.messageIndex + 1;
+  const callsSince: PastToolCall[] = [];
+  for (const past of calls) {
+    if (past.messageIndex > last) callsSince.push(past);
+    if (past.messageIndex >= yes || !changes.has(past.call.name)) continue;
+    if (!rejected(past)) start = past.messageIndex + 1;
+    if (past.messageIndex > askedFrom && past.messageIndex < proposalIndex) lastTried = past;
   }
   const userSaid: string[] = [];
-  const agentSaid: string[] = [];
   const proposed = [lower(proposal)];
-  messages.forEach((message, index) => {
-    if (index < start || index > last || index === yes || index === last) return;
-    if (message.role === 'user') userSaid.push(lower(message.text));
-    if (message.role === 'assistant' && index > yes) proposed.push(lower(message.text));
-    else if (message.role === 'assistant' && index < proposalIndex) agentSaid.push(lower(message.text));
-  });
+  for (let index = start; index < last; index++) {
+    const message = messages[index];
+    if (index === yes) continue;
+    if (message?.role === 'user') userSaid.push(lower(message.text));
+    if (message?.role === 'assistant' && index > yes) proposed.push(lower(message.text));
+  }
+  let agentSaid: string | undefined;
   return {
     proposal,
-    proposalAsks: proposalIndex !== -1 && context.conversation.asksAt(proposalIndex),
+    proposalAsks: proposalIndex !== -1 && conversation.asksAt(proposalIndex),
     continuesRejected: lastTried?.call.name === tool && rejected(lastTried),
     correction,
     proposed: proposed.join('\n'),
     replied: lower(correction === '' ? lastMessage.text : `${(messages[yes] as { text: string }).text}\n${correction}`),
     userSaid: userSaid.join('\n'),
-    agentSaid: agentSaid.join('\n'),
-    callsSince: context.conversation.toolCalls(last + 1),
+    get agentSaid() {
+      agentSaid ??= messages
+        .slice(start, Math.max(start, proposalIndex))
+        .map((message) => (message.role === 'assistant' ? lower(message.text) : ''))
+        .join('\n');
+      return agentSaid;
+    },
+    callsSince,
   };
 }
 
@@ -130,17 +156,21 @@ export function rejected(past: PastToolCall): boolean {
   return past.result?.startsWith('Error') === true;
 }
 
-/** Dollar amounts in a text: `$1,194`, `$76.50`; with "each" or "per passenger" after one, also times `passengers`. */
-export function statedAmounts(text: string, passengers: number): number[] {
-  const amounts: number[] = [];
+/** Dollar amounts in a text, and whether "each" or "per passenger" follows each one. */
+const amountsIn = rememberedBy((text: string) => {
+  const amounts: { amount: number; each: boolean }[] = [];
   for (const match of text.matchAll(/\$\s?(\d{1,3}(?:,\d{3})+|\d+)(\.\d{1,2})?(.{0,24})/g)) {
-    const amount = Number(`${(match[1] ?? '').replaceAll(',', '')}${match[2] ?? ''}`);
-    amounts.push(amount);
-    if (/^\s*(each|per (passenger|person|traveller|traveler|ticket))/.test(match[3] ?? '')) {
-      amounts.push(amount * passengers);
-    }
+    amounts.push({
+      amount: Number(`${(match[1] ?? '').replaceAll(',', '')}${match[2] ?? ''}`),
+      each: /^\s*(each|per (passenger|person|traveller|traveler|ticket))/.test(match[3] ?? ''),
+    });
   }
   return amounts;
+});
+
+/** Dollar amounts in a text: `$1,194`, `$76.50`; with "each" or "per passenger" after one, also times `passengers`. */
+export function statedAmounts(text: string, passengers: number): number[] {
+  return amountsIn(text).flatMap(({ amount, each }) => (each ? [amount, amount * passengers] : [amount]));
 }
 
 /** The payment methods a text names: by id or card digits, by kind, or as the reservation's original method. */
@@ -150,18 +180,25 @@ interface NamedPayments {
   original: boolean;
 }
 
+/** Whether `text` holds `digits` as a number of its own (no digit right before or after). */
+function holdsNumber(text: string, digits: string): boolean {
+  const isDigit = (character: string | undefined) => character !== undefined && character >= '0' && character <= '9';
+  for (let at = text.indexOf(digits); at !== -1; at = text.indexOf(digits, at + 1)) {
+    if (!isDigit(text[at - 1]) && !isDigit(text[at + digits.length])) return true;
+  }
+  return false;
+}
+
 function namedPayments(text: string, user: User, reservation: Reservation | undefined): NamedPayments {
   const ids = new Set<string>();
   for (const method of Object.values(user.payment_methods)) {
     const digits = /\d+$/.exec(method.id)?.[0];
-    if (digits !== undefined && digits.length >= 4 && new RegExp(`(?<!\\d)${digits}(?!\\d)`).test(text))
-      ids.add(method.id);
-    if (method.source === 'credit_card' && new RegExp(`(?<!\\d)${method.last_four}(?!\\d)`).test(text))
-      ids.add(method.id);
+    if (digits !== undefined && digits.length >= 4 && holdsNumber(text, digits)) ids.add(method.id);
+    if (method.source === 'credit_card' && holdsNumber(text, method.last_four)) ids.add(method.id);
   }
   const kinds = new Set<PaymentMethod['source']>();
   if (/gift ?card/.test(text)) kinds.add('gift_card');
-  if (/certificate/.test(text)) kinds.add('certificate');
+  if (text.includes('certificate')) kinds.add('certificate');
   if (/credit card|\bcard (ending|on file)|\bvisa\b|mastercard|\bamex\b|american express|discover/.test(text))
     kinds.add('credit_card');
   const original = reservation !== undefined && /\b(original|same) (payment|form of payment|method|card)/.test(text);
@@ -183,9 +220,31 @@ export function paymentStanding(
 ): 'agreed' | 'other' | 'unnamed' {
   const source = user.payment_methods[paymentId]?.source;
   if (source === undefined) return 'agreed';
-  const named = [agreement.replied, agreement.proposed, agreement.userSaid, agreement.agentSaid]
-    .map((text) => namedPayments(text, user, reservation))
-    .find((candidate) => !nothingNamed(candidate));
+  let named = namedCache.get(agreement);
+  if (named === undefined) {
+    named = {
+      value: [agreement.replied, agreement.proposed, agreement.userSaid]
+        .map((text) => namedPayments(text, user, reservation))
+        .find((candidate) => !nothingNamed(candidate)),
+    };
+    if (named.value === undefined) {
+      const earlier = namedPayments(agreement.agentSaid, user, reservation);
+      if (!nothingNamed(earlier)) named.value = earlier;
+    }
+    namedCache.set(agreement, named);
+  }
+  return standingAmong(named.value, user, paymentId, source, reservation);
+}
+
+const namedCache = new WeakMap<Agreement, { value: NamedPayments | undefined }>();
+
+function standingAmong(
+  named: NamedPayments | undefined,
+  user: User,
+  paymentId: string,
+  source: PaymentMethod['source'],
+  reservation: Reservation | undefined,
+): 'agreed' | 'other' | 'unnamed' {
   if (named === undefined) return 'unnamed';
   if (named.ids.has(paymentId)) return 'agreed';
   const namedOfKind = [...named.ids].some((id) => user.payment_methods[id]?.source === source);

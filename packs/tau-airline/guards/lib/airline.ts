@@ -4,6 +4,7 @@
 import type { GuardContext, PolicyFinding } from 'agentguard';
 import { type CallTerms, contradiction, findAgreement, rejected, unsettled } from './agreement.ts';
 import type { Cabin, FlightOnDate, FlightType, Membership, Passenger, Reservation, User } from './records.ts';
+import { lower, rememberedBy } from './text.ts';
 
 /** The clock of the data: naive times are EST. */
 export function estTime(naive: string): number {
@@ -274,23 +275,24 @@ const userSaidCache = new WeakMap<object, string>();
 function userSaid(context: GuardContext): string {
   let said = userSaidCache.get(context.conversation);
   if (said === undefined) {
-    said = context.conversation
-      .userTexts()
-      .map((text) => text.toLowerCase().replaceAll('’', "'"))
-      .join('\n');
+    said = context.conversation.userTexts().map(lower).join('\n');
     userSaidCache.set(context.conversation, said);
   }
   return said;
 }
 
-const reasonsCache = new WeakMap<object, CancellationReason[]>();
+const reasonsCache = new WeakMap<object, readonly CancellationReason[]>();
+
+const reasonsIn = rememberedBy((said: string) =>
+  reasonPatterns.filter(([, pattern]) => pattern.test(said)).map(([reason]) => reason),
+);
+const refuses = rememberedBy((said: string) => refusal.test(said));
 
 /** The reasons for cancellation the user gave in the conversation, most specific first. */
 export function statedReasons(context: GuardContext): readonly CancellationReason[] {
   let reasons = reasonsCache.get(context.conversation);
   if (reasons === undefined) {
-    const said = userSaid(context);
-    reasons = reasonPatterns.filter(([, pattern]) => pattern.test(said)).map(([reason]) => reason);
+    reasons = reasonsIn(userSaid(context));
     reasonsCache.set(context.conversation, reasons);
   }
   return reasons;
@@ -301,7 +303,7 @@ export function statedReasons(context: GuardContext): readonly CancellationReaso
  * assistant message that asked for the reason.
  */
 export function reasonGiven(context: GuardContext): boolean {
-  if (refusal.test(userSaid(context))) return false;
+  if (refuses(userSaid(context))) return false;
   if (statedReasons(context).length > 0) return true;
   const messages = context.conversation.messages;
   const asked = messages.findIndex((message) => message.role === 'assistant' && /\breason/i.test(message.text));

@@ -6,8 +6,24 @@ import type { BookReservationArgs, UpdateReservationBaggagesArgs, UpdateReservat
 import type { CallTerms } from './agreement.ts';
 import { findFlightOnDate, findReservation, findUser, isKept } from './airline.ts';
 
+const termsCache = new WeakMap<GuardContext, Promise<CallTerms>>();
+
+/** Terms computed once per decision: every policy of one call gets the same context. */
+function once(context: GuardContext, compute: () => Promise<CallTerms>): Promise<CallTerms> {
+  let terms = termsCache.get(context);
+  if (terms === undefined) {
+    terms = compute();
+    termsCache.set(context, terms);
+  }
+  return terms;
+}
+
 /** A flight or cabin change: the fare difference for every passenger, as the tool computes it. */
-export async function flightChangeTerms(context: GuardContext, args: UpdateReservationFlightsArgs): Promise<CallTerms> {
+export function flightChangeTerms(context: GuardContext, args: UpdateReservationFlightsArgs): Promise<CallTerms> {
+  return once(context, () => computeFlightChangeTerms(context, args));
+}
+
+async function computeFlightChangeTerms(context: GuardContext, args: UpdateReservationFlightsArgs): Promise<CallTerms> {
   const reservation = await findReservation(context, args.reservation_id);
   const user = reservation === undefined ? undefined : await findUser(context, reservation.user_id);
   const passengers = reservation?.passengers.length ?? 0;
@@ -49,7 +65,11 @@ export async function flightChangeTerms(context: GuardContext, args: UpdateReser
 }
 
 /** A bag change: 50 dollars per paid bag added. */
-export async function baggageTerms(context: GuardContext, args: UpdateReservationBaggagesArgs): Promise<CallTerms> {
+export function baggageTerms(context: GuardContext, args: UpdateReservationBaggagesArgs): Promise<CallTerms> {
+  return once(context, () => computeBaggageTerms(context, args));
+}
+
+async function computeBaggageTerms(context: GuardContext, args: UpdateReservationBaggagesArgs): Promise<CallTerms> {
   const reservation = await findReservation(context, args.reservation_id);
   const user = reservation === undefined ? undefined : await findUser(context, reservation.user_id);
   return {
@@ -65,7 +85,11 @@ export async function baggageTerms(context: GuardContext, args: UpdateReservatio
 }
 
 /** A booking: what its payments add up to. */
-export async function bookingTerms(context: GuardContext, args: BookReservationArgs): Promise<CallTerms> {
+export function bookingTerms(context: GuardContext, args: BookReservationArgs): Promise<CallTerms> {
+  return once(context, () => computeBookingTerms(context, args));
+}
+
+async function computeBookingTerms(context: GuardContext, args: BookReservationArgs): Promise<CallTerms> {
   return {
     user: await findUser(context, args.user_id),
     reservation: undefined,

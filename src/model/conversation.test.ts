@@ -111,3 +111,24 @@ describe('reading answers and requests by position', () => {
     );
   });
 });
+
+describe('before', () => {
+  it('pairs the earlier tool calls with their results as the whole conversation does', () => {
+    const messages: Message[] = [
+      { role: 'user', text: 'Cancel ZFA04Y.' },
+      { role: 'assistant', text: '', toolCalls: [call('1', 'get_reservation_details')] },
+      { role: 'tool', callId: '1', name: 'get_reservation_details', content: '{}' },
+      { role: 'assistant', text: '', toolCalls: [call('2', 'cancel_reservation')] },
+      { role: 'tool', callId: '2', name: 'cancel_reservation', content: 'done' },
+    ];
+    const whole = new Conversation(messages);
+    whole.toolCalls();
+    for (const index of [0, 2, 3, 4, 5]) {
+      assert.deepEqual(
+        whole.before(index).toolCalls(),
+        new Conversation(messages.slice(0, index)).toolCalls(),
+        `${index}`,
+      );
+    }
+  });
+});

@@ -75,9 +75,16 @@ export class Conversation {
     this.messages = messages;
   }
 
-  /** The conversation up to, not including, message `index`. */
+  /**
+   * The conversation up to, not including, message `index`. It reuses the tool calls this conversation already paired
+   * with their results, unless `index` falls inside a run of results.
+   */
   before(index: number): Conversation {
-    return new Conversation(this.messages.slice(0, index));
+    const earlier = new Conversation(this.messages.slice(0, index));
+    if (this.toolCallsCache !== undefined && this.messages[index]?.role !== 'tool') {
+      earlier.toolCallsCache = this.toolCallsCache.filter((past) => past.messageIndex < index);
+    }
+    return earlier;
   }
 
   /** Every user message's text, oldest first. */

@@ -75,6 +75,7 @@ export class GuardRuntime {
   private readonly routes = new Map<string, Route>();
   private readonly executors: GuardExecutor[] = [];
   private readonly options: Required<RuntimeOptions>;
+  private readonly readOnlyViews = new WeakMap<ToolInvoker, Map<ReadonlySet<string>, ToolInvoker>>();
 
   constructor(packs: readonly GuardPack[], options: RuntimeOptions = {}) {
     this.options = {
@@ -146,7 +147,7 @@ export class GuardRuntime {
       const guarded: GuardContext = {
         conversation: context.conversation,
         now: context.now,
-        invoker: readOnly(context.invoker, route.lookups),
+        invoker: this.readOnly(context.invoker, route.lookups),
       };
       const outcomes = await route.executor.evaluate(route.tool, enforced, call, guarded, this.options.timeoutMs);
       for (const outcome of outcomes) this.record(route.tool, outcome, violations, errors);
@@ -196,6 +197,21 @@ export class GuardRuntime {
       violations,
       diagnostics,
     };
+  }
+
+  /** The read-only view of an invoker for one pack's lookups, made once per invoker. */
+  private readOnly(invoker: ToolInvoker, lookups: ReadonlySet<string>): ToolInvoker {
+    let views = this.readOnlyViews.get(invoker);
+    if (views === undefined) {
+      views = new Map();
+      this.readOnlyViews.set(invoker, views);
+    }
+    let view = views.get(lookups);
+    if (view === undefined) {
+      view = readOnly(invoker, lookups);
+      views.set(lookups, view);
+    }
+    return view;
   }
 
   /** Stops worker threads, if any were started. */

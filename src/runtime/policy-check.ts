@@ -92,7 +92,8 @@ export async function evaluateChecks(
       };
       return;
     }
-    const started = performance.now();
+    // Milliseconds are enough against a budget in milliseconds, and `Date.now` costs a fraction of `performance.now`.
+    const started = Date.now();
     let result: unknown;
     try {
       result = check(args as never, context, call);
@@ -100,7 +101,7 @@ export async function evaluateChecks(
       outcomes[index] = { policy, fault: 'threw', message: `threw: ${describe(error)}` };
       return;
     }
-    if (performance.now() - started > timeoutMs) {
+    if (Date.now() - started > timeoutMs) {
       outcomes[index] = { policy, fault: 'timeout', message: `took longer than its ${timeoutMs} ms budget` };
     } else if (result instanceof Promise) {
       pending.push(

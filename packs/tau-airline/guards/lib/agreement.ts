@@ -27,13 +27,13 @@ export interface Agreement {
   /** The user's choice after the tool rejected the call the yes was given for; empty when there was none. */
   correction: string;
   /** Lower-case text the agent put to the user: the proposal, and its questions after a rejected call. */
-  proposed: string;
+  proposed: readonly string[];
   /** Lower-case: the yes, then the corrected choice when there is one. */
-  replied: string;
+  replied: readonly string[];
   /** Lower-case text of what the user said earlier, since the last successful change. */
-  userSaid: string;
+  userSaid: readonly string[];
   /** Lower-case text of what the agent said earlier, since the last successful change (read when first asked for). */
-  readonly agentSaid: string;
+  readonly agentSaid: readonly string[];
   /** Tool calls made after the yes (and after the correction), before the call being decided. */
   callsSince: readonly PastToolCall[];
 }
@@ -46,7 +46,6 @@ export function samePaymentApart(left: Record<string, unknown>, right: Record<st
     JSON.stringify(Object.entries(args).filter(([key]) => !paymentKeys.has(key)));
   return strip(left) === strip(right);
 }
-
 
 const agreements = new WeakMap<GuardContext, Map<string, Agreement | undefined>>();
 
@@ -124,20 +123,22 @@ function readAgreement(context: GuardContext, tool: string, args: Record<string,
     if (message?.role === 'user') userSaid.push(lower(message.text));
     if (message?.role === 'assistant' && index > yes) proposed.push(lower(message.text));
   }
-  let agentSaid: string | undefined;
+  let agentSaid: string[] | undefined;
   return {
     proposal,
     proposalAsks: proposalIndex !== -1 && conversation.asksAt(proposalIndex),
     continuesRejected: lastTried?.call.name === tool && rejected(lastTried),
     correction,
-    proposed: proposed.join('\n'),
-    replied: lower(correction === '' ? lastMessage.text : `${(messages[yes] as { text: string }).text}\n${correction}`),
-    userSaid: userSaid.join('\n'),
+    proposed,
+    replied:
+      correction === ''
+        ? [lower(lastMessage.text)]
+        : [lower((messages[yes] as { text: string }).text), lower(correction)],
+    userSaid,
     get agentSaid() {
       agentSaid ??= messages
         .slice(start, Math.max(start, proposalIndex))
-        .map((message) => (message.role === 'assistant' ? lower(message.text) : ''))
-        .join('\n');
+        .flatMap((message) => (message.role === 'assistant' ? [lower(message.text)] : []));
       return agentSaid;
     },
     callsSince,
@@ -189,20 +190,31 @@ function holdsNumber(text: string, digits: string): boolean {
   return false;
 }
 
-function namedPayments(text: string, user: User, reservation: Reservation | undefined): NamedPayments {
-  const ids = new Set<string>();
-  for (const method of Object.values(user.payment_methods)) {
-    const digits = /\d+$/.exec(method.id)?.[0];
-    if (digits !== undefined && digits.length >= 4 && holdsNumber(text, digits)) ids.add(method.id);
-    if (method.source === 'credit_card' && holdsNumber(text, method.last_four)) ids.add(method.id);
-  }
+/** The kinds of payment a text names, and whether it asks for the original method; read once per text. */
+const kindsNamed = rememberedBy((text: string) => {
   const kinds = new Set<PaymentMethod['source']>();
   if (/gift ?card/.test(text)) kinds.add('gift_card');
   if (text.includes('certificate')) kinds.add('certificate');
   if (/credit card|\bcard (ending|on file)|\bvisa\b|mastercard|\bamex\b|american express|discover/.test(text))
     kinds.add('credit_card');
-  const original = reservation !== undefined && /\b(original|same) (payment|form of payment|method|card)/.test(text);
-  return { ids, kinds, original };
+  return { kinds, original: /\b(original|same) (payment|form of payment|method|card)/.test(text) };
+});
+
+function namedPayments(texts: readonly string[], user: User, reservation: Reservation | undefined): NamedPayments {
+  const ids = new Set<string>();
+  const kinds = new Set<PaymentMethod['source']>();
+  let original = false;
+  for (const text of texts) {
+    for (const method of Object.values(user.payment_methods)) {
+      const digits = /\d+$/.exec(method.id)?.[0];
+      if (digits !== undefined && digits.length >= 4 && holdsNumber(text, digits)) ids.add(method.id);
+      if (method.source === 'credit_card' && holdsNumber(text, method.last_four)) ids.add(method.id);
+    }
+    const named = kindsNamed(text);
+    for (const kind of named.kinds) kinds.add(kind);
+    original ||= named.original;
+  }
+  return { ids, kinds, original: reservation !== undefined && original };
 }
 
 const nothingNamed = (named: NamedPayments) => named.ids.size === 0 && named.kinds.size === 0 && !named.original;
@@ -263,9 +275,11 @@ export function describePayment(user: User, paymentId: string): string {
   return paymentId;
 }
 
-/** An amount in dollars as the user would read it. */
+/** An amount in dollars as the user would read it: `$1,194`, `$76.5`. */
 export function dollars(amount: number): string {
-  return `$${Math.abs(amount).toLocaleString('en-US')}`;
+  const [whole = '0', cents] = String(Math.abs(amount)).split('.');
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `$${grouped}${cents === undefined ? '' : `.${cents}`}`;
 }
 
 /**
@@ -276,8 +290,9 @@ export function dollars(amount: number): string {
  */
 export function chargeStanding(agreement: Agreement, terms: CallTerms): 'agreed' | 'more' | 'other' | 'unstated' {
   const charge = terms.charge ?? 0;
-  const agreed = [agreement.replied, agreement.proposed, agreement.userSaid];
-  const amounts = statedAmounts(agreed.join('\n'), terms.passengers);
+  const amounts = [agreement.replied, agreement.proposed, agreement.userSaid].flatMap((texts) =>
+    texts.flatMap((text) => statedAmounts(text, terms.passengers)),
+  );
   const stated = (value: number) => amounts.some((amount) => Math.abs(amount - value) < 0.01);
   const parts = terms.payments.map((payment) => payment.amount);
   if (stated(charge) || (parts.length > 1 && parts.every((part) => part !== undefined && stated(part))))
@@ -318,11 +333,12 @@ export function contradiction(agreement: Agreement, terms: CallTerms): string | 
       }
     }
   }
-  const proposed = `${agreement.proposed}\n${agreement.replied}`;
-  const named = terms.flightNumbers.filter((number) => proposed.includes(number.toLowerCase()));
+  const proposed = [...agreement.proposed, ...agreement.replied];
+  const says = (texts: readonly string[], number: string) => texts.some((text) => text.includes(number.toLowerCase()));
+  const named = terms.flightNumbers.filter((number) => says(proposed, number));
   if (named.length > 0) {
     const unnamed = terms.changedFlights.filter(
-      (number) => !proposed.includes(number.toLowerCase()) && !agreement.userSaid.includes(number.toLowerCase()),
+      (number) => !says(proposed, number) && !says(agreement.userSaid, number),
     );
     if (unnamed.length > 0) {
       return `the user said yes to a change of ${[...new Set(named)].join(', ')}; the call also changes ${unnamed.join(', ')}: list every segment the call changes and ask again`;
@@ -338,17 +354,18 @@ export function contradiction(agreement: Agreement, terms: CallTerms): string | 
 export function unsettled(agreement: Agreement, terms: CallTerms): string | undefined {
   const { user, charge } = terms;
   if (user === undefined || charge === undefined || charge === 0) return undefined;
+  const standing = charge < 0 ? 'agreed' : chargeStanding(agreement, terms);
+  let why: string | undefined;
+  if (standing === 'unstated' || standing === 'other') why = 'the user was not told the amount the call charges';
+  else if (
+    terms.payments.some((payment) => paymentStanding(agreement, user, payment.id, terms.reservation) === 'unnamed')
+  )
+    why = 'nobody named the payment method';
+  if (why === undefined) return undefined;
   const method = terms.payments.map((payment) => describePayment(user, payment.id)).join(' and ');
   const question =
     charge > 0
       ? `"This charges ${dollars(charge)} to your ${method}. Shall I go ahead?"`
       : `"The ${dollars(charge)} refund goes to your ${method}. Shall I go ahead?"`;
-  const standing = charge < 0 ? 'agreed' : chargeStanding(agreement, terms);
-  if (standing === 'unstated' || standing === 'other') {
-    return `the user was not told the amount the call charges; ask the user: ${question}`;
-  }
-  if (terms.payments.some((payment) => paymentStanding(agreement, user, payment.id, terms.reservation) === 'unnamed')) {
-    return `nobody named the payment method; ask the user: ${question}`;
-  }
-  return undefined;
+  return `${why}; ask the user: ${question}`;
 }

@@ -131,11 +131,12 @@ function chains(legs: readonly Leg[], from: string, to: string): boolean {
  * chain out and a chain back), or undefined when they do.
  */
 export function itineraryProblem(legs: readonly Leg[], origin: string, destination: string, flightType: FlightType) {
-  const route = legs.map((leg) => `${leg.flight_number} ${leg.origin}-${leg.destination} on ${leg.date}`).join(', ');
+  const route = () =>
+    legs.map((leg) => `${leg.flight_number} ${leg.origin}-${leg.destination} on ${leg.date}`).join(', ');
   if (flightType === 'one_way') {
     return chains(legs, origin, destination)
       ? undefined
-      : `the flights (${route}) are not a one-way trip ${origin} to ${destination}`;
+      : `the flights (${route()}) are not a one-way trip ${origin} to ${destination}`;
   }
   for (let split = 1; split < legs.length; split++) {
     const out = legs.slice(0, split);
@@ -148,7 +149,7 @@ export function itineraryProblem(legs: readonly Leg[], origin: string, destinati
       return undefined;
     }
   }
-  return `the flights (${route}) are not a round trip ${origin} to ${destination} and back`;
+  return `the flights (${route()}) are not a round trip ${origin} to ${destination} and back`;
 }
 
 /** Resolves the airports of requested flights; the message of the first flight that cannot be found otherwise. */
@@ -170,7 +171,8 @@ export async function resolveLegs(
 
 /** Whether the user said `text` (case-insensitive) anywhere in the conversation. */
 export function userMentioned(context: GuardContext, text: string): boolean {
-  return userSaid(context).includes(text.toLowerCase());
+  const needle = text.toLowerCase();
+  return userSaid(context).some((said) => said.includes(needle));
 }
 
 /** What a confirmation must be about: words that name the action, and details of the call. */
@@ -207,7 +209,7 @@ export async function unconfirmed(
         "the user's yes does not answer a request for confirmation: list the action details and ask for a yes first",
     };
   }
-  const proposal = agreement.proposal.toLowerCase();
+  const proposal = lower(agreement.proposal);
   const named = details.some((detail) => detail !== '' && proposal.includes(detail.toLowerCase()));
   if (!action.test(proposal) && !named && !agreement.continuesRejected) {
     return {
@@ -269,22 +271,16 @@ const reasonPatterns: [CancellationReason, RegExp][] = [
 const refusal =
   /\b(no|don't have( any)?|not( going)? to (share|give)|rather not( say)?|prefer not to)( specific| particular)? reasons?\b|\brather not say\b/;
 
-const userSaidCache = new WeakMap<object, string>();
-
-/** Everything the user said, lower case, one message a line; computed once per conversation. */
-function userSaid(context: GuardContext): string {
-  let said = userSaidCache.get(context.conversation);
-  if (said === undefined) {
-    said = context.conversation.userTexts().map(lower).join('\n');
-    userSaidCache.set(context.conversation, said);
-  }
-  return said;
+/** What the user said, message by message, lower case. */
+function userSaid(context: GuardContext): readonly string[] {
+  return context.conversation.userTexts().map(lower);
 }
 
 const reasonsCache = new WeakMap<object, readonly CancellationReason[]>();
 
-const reasonsIn = rememberedBy((said: string) =>
-  reasonPatterns.filter(([, pattern]) => pattern.test(said)).map(([reason]) => reason),
+/** The reasons one message gives, as a set of the lexicon's reasons. */
+const reasonsIn = rememberedBy(
+  (said: string) => new Set(reasonPatterns.filter(([, pattern]) => pattern.test(said)).map(([reason]) => reason)),
 );
 const refuses = rememberedBy((said: string) => refusal.test(said));
 
@@ -292,7 +288,8 @@ const refuses = rememberedBy((said: string) => refusal.test(said));
 export function statedReasons(context: GuardContext): readonly CancellationReason[] {
   let reasons = reasonsCache.get(context.conversation);
   if (reasons === undefined) {
-    reasons = reasonsIn(userSaid(context));
+    const given = userSaid(context).map(reasonsIn);
+    reasons = reasonPatterns.map(([reason]) => reason).filter((reason) => given.some((set) => set.has(reason)));
     reasonsCache.set(context.conversation, reasons);
   }
   return reasons;
@@ -303,7 +300,7 @@ export function statedReasons(context: GuardContext): readonly CancellationReaso
  * assistant message that asked for the reason.
  */
 export function reasonGiven(context: GuardContext): boolean {
-  if (refuses(userSaid(context))) return false;
+  if (userSaid(context).some(refuses)) return false;
   if (statedReasons(context).length > 0) return true;
   const messages = context.conversation.messages;
   const asked = messages.findIndex((message) => message.role === 'assistant' && /\breason/i.test(message.text));

@@ -30,24 +30,23 @@ async function computeFlightChangeTerms(context: GuardContext, args: UpdateReser
   const changedFlights: string[] = [];
   let charge: number | undefined;
   if (reservation !== undefined) {
-    let total = 0;
-    for (const flight of args.flights) {
-      const kept = args.cabin === reservation.cabin && isKept(reservation, flight);
-      if (kept) {
-        total +=
-          (reservation.flights.find((segment) => segment.flight_number === flight.flight_number)?.price ?? 0) *
-          passengers;
-        continue;
+    const kept = args.flights.map((flight) => args.cabin === reservation.cabin && isKept(reservation, flight));
+    const details = await Promise.all(
+      args.flights.map((flight, index) =>
+        kept[index] ? undefined : findFlightOnDate(context, flight.flight_number, flight.date),
+      ),
+    );
+    let total = -reservation.flights.reduce((sum, flight) => sum + flight.price, 0) * passengers;
+    args.flights.forEach((flight, index) => {
+      if (kept[index]) {
+        const segment = reservation.flights.find((candidate) => candidate.flight_number === flight.flight_number);
+        total += (segment?.price ?? 0) * passengers;
+        return;
       }
       changedFlights.push(flight.flight_number);
-      const details = await findFlightOnDate(context, flight.flight_number, flight.date);
-      if (details?.status !== 'available') {
-        total = Number.NaN;
-        continue;
-      }
-      total += details.prices[args.cabin] * passengers;
-    }
-    total -= reservation.flights.reduce((sum, flight) => sum + flight.price, 0) * passengers;
+      const found = details[index];
+      total += found?.status === 'available' ? found.prices[args.cabin] * passengers : Number.NaN;
+    });
     if (!Number.isNaN(total)) charge = total;
   }
   return {

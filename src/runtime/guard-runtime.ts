@@ -162,6 +162,7 @@ export class GuardRuntime {
     violations: Violation[],
     errors: { policy: string; fault: FaultKind; message: string }[],
   ): void {
+    if (!('fault' in outcome) && outcome.finding === undefined) return;
     const policy = tool.policies.find((candidate) => candidate.spec.id === outcome.policy);
     const name = policy?.spec.name ?? outcome.policy;
     const references = policy?.spec.references ?? [];

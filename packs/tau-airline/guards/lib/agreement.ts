@@ -41,7 +41,7 @@ export interface Agreement {
 const paymentKeys = new Set(['payment_id', 'payment_methods']);
 
 /** Whether two calls' arguments are the same apart from how they pay. */
-export function samePaymentApart(left: Record<string, unknown>, right: Record<string, unknown>): boolean {
+function samePaymentApart(left: Record<string, unknown>, right: Record<string, unknown>): boolean {
   const strip = (args: Record<string, unknown>) =>
     JSON.stringify(Object.entries(args).filter(([key]) => !paymentKeys.has(key)));
   return strip(left) === strip(right);
@@ -170,7 +170,7 @@ const amountsIn = rememberedBy((text: string) => {
 });
 
 /** Dollar amounts in a text: `$1,194`, `$76.50`; with "each" or "per passenger" after one, also times `passengers`. */
-export function statedAmounts(text: string, passengers: number): number[] {
+function statedAmounts(text: string, passengers: number): number[] {
   return amountsIn(text).flatMap(({ amount, each }) => (each ? [amount, amount * passengers] : [amount]));
 }
 
@@ -224,7 +224,7 @@ const nothingNamed = (named: NamedPayments) => named.ids.size === 0 && named.kin
  * The first of these that names a method decides: the user's yes and corrected choice, the proposal, what the user
  * said earlier, what the agent said earlier. A method missing from the profile is left to the payment policies.
  */
-export function paymentStanding(
+function paymentStanding(
   agreement: Agreement,
   user: User,
   paymentId: string,
@@ -268,7 +268,7 @@ function standingAmong(
 }
 
 /** How a payment method is shown to the user. */
-export function describePayment(user: User, paymentId: string): string {
+function describePayment(user: User, paymentId: string): string {
   const method = user.payment_methods[paymentId];
   if (method?.source === 'credit_card') return `${method.brand} card ending in ${method.last_four}`;
   if (method?.source === 'gift_card') return `gift card ${paymentId}`;
@@ -276,7 +276,7 @@ export function describePayment(user: User, paymentId: string): string {
 }
 
 /** An amount in dollars as the user would read it: `$1,194`, `$76.5`. */
-export function dollars(amount: number): string {
+function dollars(amount: number): string {
   const [whole = '0', cents] = String(Math.abs(amount)).split('.');
   const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
   return `$${grouped}${cents === undefined ? '' : `.${cents}`}`;
@@ -288,7 +288,7 @@ export function dollars(amount: number): string {
  * them) or `unstated` (they hold no amount). Amounts the agent quoted earlier do not count: the user may have turned
  * them down.
  */
-export function chargeStanding(agreement: Agreement, terms: CallTerms): 'agreed' | 'more' | 'other' | 'unstated' {
+function chargeStanding(agreement: Agreement, terms: CallTerms): 'agreed' | 'more' | 'other' | 'unstated' {
   const charge = terms.charge ?? 0;
   const amounts = [agreement.replied, agreement.proposed, agreement.userSaid].flatMap((texts) =>
     texts.flatMap((text) => statedAmounts(text, terms.passengers)),

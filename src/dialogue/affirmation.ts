@@ -37,7 +37,7 @@ function normalize(text: string): string {
 }
 
 /**
- * Remembers a pure reading of a text (up to 10,000 texts, then afresh): the messages of a conversation are read again
+ * Remembers a pure reading of a text (up to 2,000 texts, then afresh): the messages of a conversation are read again
  * for every call, so each is read once.
  */
 function remembered(read: (text: string) => boolean): (text: string) => boolean {
@@ -46,7 +46,7 @@ function remembered(read: (text: string) => boolean): (text: string) => boolean 
     let value = cache.get(text);
     if (value === undefined) {
       value = read(text);
-      if (cache.size >= 10_000) cache.clear();
+      if (cache.size >= 2_000) cache.clear();
       cache.set(text, value);
     }
     return value;

@@ -3,7 +3,7 @@
  * calls of one turn read the same words. The readings are pure, so remembering them changes no decision.
  */
 
-const limit = 10_000;
+const limit = 2_000;
 
 /** Wraps a pure reading of a text so that each distinct text is read once (up to `limit` texts, then afresh). */
 export function rememberedBy<Value>(read: (text: string) => Value): (text: string) => Value {

@@ -9,5 +9,8 @@ it('the latency benchmark measures every tool beside its bare call', async () =>
     assert.ok(groups.includes(group), group);
   assert.equal(result.rows.find((row) => row.group === 'all calls')?.calls, 1164);
   assert.ok(result.replay.callsPerSecond > 0);
-  assert.match(formatBench(result), /guard p50/);
+  assert.equal(result.cedar.calls, 69);
+  assert.ok(result.cedar.p50 > 0 && result.cold.p50 > 0);
+  assert.equal(result.cedar.agreeing, result.cedar.calls);
+  assert.match(formatBench(result), /guard p50[\s\S]*cedar: cancel, 3 rules/);
 });

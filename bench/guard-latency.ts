@@ -4,11 +4,13 @@
  */
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { Conversation } from '../src/model/conversation.ts';
 import { loadPack } from '../src/pack/load-pack.ts';
 import { environmentFor } from '../src/replay/environment.ts';
 import { quantile } from '../src/replay/report.ts';
 import { readTrajectories } from '../src/replay/trajectories.ts';
 import { GuardRuntime } from '../src/runtime/guard-runtime.ts';
+import { cancellationFacts, cedarCovers, cedarDecides, prepareCedar } from './cedar-peer.ts';
 
 const root = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url));
 
@@ -24,6 +26,10 @@ export interface LatencyRow {
 export interface BenchResult {
   passes: number;
   rows: LatencyRow[];
+  /** The first pass, with nothing warm: write calls' guard figures. */
+  cold: { calls: number; p50: number; p99: number };
+  /** Cedar deciding the cancellation rules it can express, beside our cancellation guard, on the same calls. */
+  cedar: { calls: number; p50: number; p99: number; agreeing: number };
   replay: { trajectoriesPerSecond: number; callsPerSecond: number };
 }
 
@@ -38,7 +44,9 @@ export async function runBench(passes: number): Promise<BenchResult> {
   const runtime = new GuardRuntime([pack]);
   const writes = new Set([...pack.tools.values()].filter((tool) => !tool.spec.readOnly).map((tool) => tool.spec.name));
   // Per call (in replay order), its guard and tool time in each measured pass.
-  const calls: { tool: string; guard: number[]; tool_: number[] }[] = [];
+  const calls: { tool: string; guard: number[]; tool_: number[]; cold: number; cedar: number[] }[] = [];
+  prepareCedar();
+  let agreeing = 0;
   let replayMs = 0;
   for (let pass = 0; pass <= passes; pass++) {
     const started = performance.now();
@@ -51,15 +59,33 @@ export async function runBench(passes: number): Promise<BenchResult> {
           invoker: environment.invoker,
           now: environment.now,
         };
+        const facts =
+          call.name === 'cancel_reservation'
+            ? // A context of its own, so that reading the facts warms nothing our guard then reads.
+              await cancellationFacts(String(call.arguments.reservation_id), {
+                ...context,
+                conversation: new Conversation(context.conversation.messages),
+              })
+            : undefined;
         const t0 = process.hrtime.bigint();
-        await runtime.check(call, context);
+        const verdict = await runtime.check(call, context);
         const t1 = process.hrtime.bigint();
-        environment.run(call.name, call.arguments);
+        let cedar = 0;
+        if (facts !== undefined) {
+          const c0 = process.hrtime.bigint();
+          const decision = cedarDecides(String(call.arguments.reservation_id), facts);
+          cedar = micros(c0, process.hrtime.bigint());
+          const ours = verdict.violations.some((violation) => cedarCovers.has(violation.policy)) ? 'deny' : 'allow';
+          if (pass === 0 && decision === ours) agreeing++;
+        }
         const t2 = process.hrtime.bigint();
-        if (pass === 0) calls.push({ tool: call.name, guard: [], tool_: [] });
+        environment.run(call.name, call.arguments);
+        const t3 = process.hrtime.bigint();
+        if (pass === 0) calls.push({ tool: call.name, guard: [], tool_: [], cold: micros(t0, t1), cedar: [] });
         else {
           calls[index]?.guard.push(micros(t0, t1));
-          calls[index]?.tool_.push(micros(t1, t2));
+          calls[index]?.tool_.push(micros(t2, t3));
+          if (facts !== undefined) calls[index]?.cedar.push(cedar);
         }
         index++;
       }
@@ -95,9 +121,13 @@ export async function runBench(passes: number): Promise<BenchResult> {
       tool: figures(times.tool),
     }))
     .sort((a, b) => (a.group.includes(' ') ? 0 : 1) - (b.group.includes(' ') ? 0 : 1) || b.calls - a.calls);
+  const written = calls.filter((call) => writes.has(call.tool));
+  const withCedar = calls.filter((call) => call.cedar.length > 0);
   return {
     passes,
     rows,
+    cold: { calls: written.length, ...figures(written.map((call) => call.cold)) },
+    cedar: { calls: withCedar.length, ...figures(withCedar.map((call) => median(call.cedar))), agreeing },
     replay: {
       trajectoriesPerSecond: Math.round((runs.length * passes) / (replayMs / 1000)),
       callsPerSecond: Math.round((calls.length * passes) / (replayMs / 1000)),
@@ -120,7 +150,13 @@ export function formatBench(result: BenchResult): string {
       `${row.group.padEnd(30)}${String(row.calls).padStart(6)}${String(row.guard.p50).padStart(11)}${String(row.guard.p99).padStart(11)}${String(row.tool.p50).padStart(10)}${String(row.tool.p99).padStart(10)}${ratio.padStart(11)}`,
     );
   }
+  const ours = result.rows.find((row) => row.group === 'cancel_reservation');
+  const { cedar } = result;
   lines.push(
+    `${'cedar: cancel, 3 rules'.padEnd(30)}${String(cedar.calls).padStart(6)}${String(cedar.p50).padStart(11)}${String(cedar.p99).padStart(11)}${'-'.padStart(10)}${'-'.padStart(10)}${'-'.padStart(11)}`,
+    '',
+    `cancel_reservation: our guard (every policy, lookups and the conversation read) ${ours === undefined || cedar.p50 === 0 ? '-' : (ours.guard.p50 / cedar.p50).toFixed(2)}x Cedar's p50 (its facts precomputed, policy set preparsed); Cedar agrees with our eligibility, flown and owner policies on ${cedar.agreeing} of ${cedar.calls} calls`,
+    `cold first pass (nothing warm), write calls: guard p50 ${result.cold.p50} µs, p99 ${result.cold.p99} µs`,
     '',
     `replay throughput (guards and tools): ${result.replay.trajectoriesPerSecond} runs/s, ${result.replay.callsPerSecond} calls/s`,
   );

@@ -16,9 +16,9 @@ const field = (text: string, name: string) => new RegExp(`"${name}": "([^"]+)"`)
 
 /** Lookups a reviewed check makes, read from the helpers it calls. */
 const lookupNames: [RegExp, string][] = [
-  [/findUser|paidBagsProblem|bases\(/, 'get_user_details'],
-  [/findReservation|ownerNotObtained|bases\(/, 'get_reservation_details'],
-  [/findFlightOnDate|resolveLegs|bases\(/, 'get_flight_on_date_details'],
+  [/findUser|paidBagsProblem|bases\(|Terms\(/, 'get_user_details'],
+  [/findReservation|ownerNotObtained|bases\(|flightChangeTerms|baggageTerms/, 'get_reservation_details'],
+  [/findFlightOnDate|resolveLegs|bases\(|flightChangeTerms/, 'get_flight_on_date_details'],
 ];
 
 /** Answers a generator request from the committed pack: the reviewed code and test cases. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { asksForConfirmation, isAffirmative } from './affirmation.ts';
+import { asksForConfirmation, isAffirmative, isRefusal } from './affirmation.ts';
 
 describe('isAffirmative', () => {
   const explicit = [
@@ -35,5 +35,13 @@ describe('asksForConfirmation', () => {
     assert.equal(asksForConfirmation('Shall I cancel ZFA04Y?'), true);
     assert.equal(asksForConfirmation('Please confirm the details above.'), true);
     assert.equal(asksForConfirmation('Your reservation is cancelled.'), false);
+  });
+});
+
+describe('isRefusal', () => {
+  it('sees a no or a hold, not a corrected choice', () => {
+    assert.equal(isRefusal('No, please do not proceed.'), true);
+    assert.equal(isRefusal("Wait, don't book it yet."), true);
+    assert.equal(isRefusal("Let's use the gift card to cover the difference, please."), false);
   });
 });

@@ -37,6 +37,31 @@ function normalize(text: string): string {
 }
 
 /**
+ * Remembers a pure reading of a text (up to 2,000 texts, then afresh): the messages of a conversation are read again
+ * for every call, so each is read once.
+ */
+function remembered(read: (text: string) => boolean): (text: string) => boolean {
+  const cache = new Map<string, boolean>();
+  return (text) => {
+    let value = cache.get(text);
+    if (value === undefined) {
+      value = read(text);
+      if (cache.size >= 2_000) cache.clear();
+      cache.set(text, value);
+    }
+    return value;
+  };
+}
+
+const affirmative = remembered((text) => {
+  const normalized = normalize(text);
+  if (!yes.test(normalized) || no.test(normalized)) return false;
+  return !hedge.test(normalized) || plainYes.test(normalized);
+});
+const refusing = remembered((text) => no.test(normalize(text)));
+const asking = remembered((text) => request.test(normalize(text)));
+
+/**
  * True when a user message explicitly agrees: a yes (or a clear equivalent such as "please proceed", "I confirm",
  * "sounds good"), no refusal, and no hedge unless a plain yes stands beside it.
  *
@@ -47,9 +72,20 @@ function normalize(text: string): string {
  * ```
  */
 export function isAffirmative(text: string): boolean {
-  const normalized = normalize(text);
-  if (!yes.test(normalized) || no.test(normalized)) return false;
-  return !hedge.test(normalized) || plainYes.test(normalized);
+  return affirmative(text);
+}
+
+/**
+ * True when a user message refuses or holds off ("no", "wait", "don't cancel it").
+ *
+ * @example
+ * ```ts
+ * isRefusal('No, please do not proceed.'); // true
+ * isRefusal('Use the gift card instead.'); // false
+ * ```
+ */
+export function isRefusal(text: string): boolean {
+  return refusing(text);
 }
 
 /**
@@ -62,5 +98,5 @@ export function isAffirmative(text: string): boolean {
  * ```
  */
 export function asksForConfirmation(text: string): boolean {
-  return request.test(normalize(text));
+  return asking(text);
 }

@@ -89,3 +89,46 @@ describe('fromOpenAIChat', () => {
     );
   });
 });
+
+describe('reading answers and requests by position', () => {
+  const conversation = new Conversation([
+    { role: 'assistant', text: 'Upgrade ABC123 to business for $300? Please confirm.', toolCalls: [] },
+    { role: 'user', text: 'Yes, go ahead.' },
+    { role: 'assistant', text: 'The gift card balance is not enough.', toolCalls: [] },
+    { role: 'user', text: 'Use my Visa ending in 1234 instead.' },
+    { role: 'user', text: 'No, wait.' },
+  ]);
+  it('tells a yes, a refusal and another answer apart, and only for user messages', () => {
+    assert.deepEqual(
+      [1, 3, 4, 0].map((index) => conversation.answerAt(index)),
+      ['yes', 'other', 'no', undefined],
+    );
+  });
+  it('sees which assistant message asks the user to confirm', () => {
+    assert.deepEqual(
+      [0, 2, 1].map((index) => conversation.asksAt(index)),
+      [true, false, false],
+    );
+  });
+});
+
+describe('before', () => {
+  it('pairs the earlier tool calls with their results as the whole conversation does', () => {
+    const messages: Message[] = [
+      { role: 'user', text: 'Cancel ZFA04Y.' },
+      { role: 'assistant', text: '', toolCalls: [call('1', 'get_reservation_details')] },
+      { role: 'tool', callId: '1', name: 'get_reservation_details', content: '{}' },
+      { role: 'assistant', text: '', toolCalls: [call('2', 'cancel_reservation')] },
+      { role: 'tool', callId: '2', name: 'cancel_reservation', content: 'done' },
+    ];
+    const whole = new Conversation(messages);
+    whole.toolCalls();
+    for (const index of [0, 2, 3, 4, 5]) {
+      assert.deepEqual(
+        whole.before(index).toolCalls(),
+        new Conversation(messages.slice(0, index)).toolCalls(),
+        `${index}`,
+      );
+    }
+  });
+});

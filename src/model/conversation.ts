@@ -1,4 +1,4 @@
-import { asksForConfirmation, isAffirmative } from '../dialogue/affirmation.ts';
+import { asksForConfirmation, isAffirmative, isRefusal } from '../dialogue/affirmation.ts';
 import type { ToolCall } from './tool-call.ts';
 
 /** A system or developer instruction. */
@@ -69,14 +69,22 @@ export class Conversation {
   readonly messages: readonly Message[];
   private userTextsCache: string[] | undefined;
   private confirmationCache: { value: Confirmation | undefined } | undefined;
+  private toolCallsCache: PastToolCall[] | undefined;
 
   constructor(messages: readonly Message[]) {
     this.messages = messages;
   }
 
-  /** The conversation up to, not including, message `index`. */
+  /**
+   * The conversation up to, not including, message `index`. It reuses the tool calls this conversation already paired
+   * with their results, unless `index` falls inside a run of results.
+   */
   before(index: number): Conversation {
-    return new Conversation(this.messages.slice(0, index));
+    const earlier = new Conversation(this.messages.slice(0, index));
+    if (this.toolCallsCache !== undefined && this.messages[index]?.role !== 'tool') {
+      earlier.toolCallsCache = this.toolCallsCache.filter((past) => past.messageIndex < index);
+    }
+    return earlier;
   }
 
   /** Every user message's text, oldest first. */
@@ -102,8 +110,13 @@ export class Conversation {
    * conversation.
    */
   toolCalls(from = 0): PastToolCall[] {
+    this.toolCallsCache ??= this.findToolCalls();
+    return from === 0 ? [...this.toolCallsCache] : this.toolCallsCache.filter((past) => past.messageIndex >= from);
+  }
+
+  private findToolCalls(): PastToolCall[] {
     const calls: PastToolCall[] = [];
-    for (let index = from; index < this.messages.length; index++) {
+    for (let index = 0; index < this.messages.length; index++) {
       const message = this.messages[index];
       if (message?.role !== 'assistant' || message.toolCalls.length === 0) continue;
       const answers: ToolResultMessage[] = [];
@@ -118,6 +131,23 @@ export class Conversation {
       });
     }
     return calls;
+  }
+
+  /**
+   * How the user message at `index` answers: `yes` (an explicit yes, see `isAffirmative`), `no` (a refusal or a hold,
+   * see `isRefusal`) or `other`; undefined when the message there is not the user's.
+   */
+  answerAt(index: number): 'yes' | 'no' | 'other' | undefined {
+    const message = this.messages[index];
+    if (message?.role !== 'user') return undefined;
+    if (isAffirmative(message.text)) return 'yes';
+    return isRefusal(message.text) ? 'no' : 'other';
+  }
+
+  /** Whether the assistant message at `index` asks the user to confirm or choose (see `asksForConfirmation`). */
+  asksAt(index: number): boolean {
+    const message = this.messages[index];
+    return message?.role === 'assistant' && asksForConfirmation(message.text);
   }
 
   /**

@@ -8,7 +8,7 @@ const policySchema = z.object({
   compliance_examples: z.array(z.string()),
   violation_examples: z.array(z.string()),
   remedy: z.string().optional(),
-  /** `ask` when a person may approve a call that breaks the policy; default deny. */
+  /** What a violation does: `deny` (the default) or `ask`, where a person must settle the call with the user. */
   effect: z.enum(['deny', 'ask']).optional(),
 });
 

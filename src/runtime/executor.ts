@@ -25,6 +25,8 @@ export interface GuardExecutor {
 export class InProcessExecutor implements GuardExecutor {
   /** Each tool's checks by policy id, looked up once. */
   private readonly checks = new WeakMap<LoadedTool, Map<string, CheckToRun>>();
+  /** The checks of a list of policy ids (the runtime passes the same list for every call of a tool), looked up once. */
+  private readonly lists = new WeakMap<readonly string[], CheckToRun[]>();
 
   private checksOf(tool: LoadedTool): Map<string, CheckToRun> {
     let checks = this.checks.get(tool);
@@ -49,8 +51,12 @@ export class InProcessExecutor implements GuardExecutor {
     context: GuardContext,
     timeoutMs: number,
   ): Promise<PolicyOutcome[]> {
-    const known = this.checksOf(tool);
-    const checks = policies.map((id) => known.get(id) ?? { policy: id, check: undefined });
+    let checks = this.lists.get(policies);
+    if (checks === undefined) {
+      const known = this.checksOf(tool);
+      checks = policies.map((id) => known.get(id) ?? { policy: id, check: undefined });
+      this.lists.set(policies, checks);
+    }
     return evaluateChecks(checks, call.arguments, context, call, timeoutMs);
   }
 

@@ -79,6 +79,7 @@ export class GuardRuntime {
   private readonly executors: GuardExecutor[] = [];
   private readonly options: Required<Omit<RuntimeOptions, 'audit'>>;
   private readonly audit: { sink: AuditSink; packs: readonly PackFingerprint[] } | undefined;
+  private readonly readOnlyViews = new WeakMap<ToolInvoker, Map<ReadonlySet<string>, ToolInvoker>>();
 
   constructor(packs: readonly GuardPack[], options: RuntimeOptions = {}) {
     this.options = {
@@ -151,7 +152,7 @@ export class GuardRuntime {
       const guarded: GuardContext = {
         conversation: context.conversation,
         now: context.now,
-        invoker: readOnly(context.invoker, route.lookups),
+        invoker: this.readOnly(context.invoker, route.lookups),
       };
       const outcomes = await route.executor.evaluate(route.tool, enforced, call, guarded, this.options.timeoutMs);
       for (const outcome of outcomes) this.record(route.tool, outcome, violations, errors);
@@ -166,6 +167,7 @@ export class GuardRuntime {
     violations: Violation[],
     errors: { policy: string; fault: FaultKind; message: string }[],
   ): void {
+    if (!('fault' in outcome) && outcome.finding === undefined) return;
     const policy = tool.policies.find((candidate) => candidate.spec.id === outcome.policy);
     const name = policy?.spec.name ?? outcome.policy;
     const references = policy?.spec.references ?? [];
@@ -211,6 +213,21 @@ export class GuardRuntime {
       this.audit.sink.append(auditRecord(call, context.conversation, context.now, verdict, this.audit.packs));
     }
     return verdict;
+  }
+
+  /** The read-only view of an invoker for one pack's lookups, made once per invoker. */
+  private readOnly(invoker: ToolInvoker, lookups: ReadonlySet<string>): ToolInvoker {
+    let views = this.readOnlyViews.get(invoker);
+    if (views === undefined) {
+      views = new Map();
+      this.readOnlyViews.set(invoker, views);
+    }
+    let view = views.get(lookups);
+    if (view === undefined) {
+      view = readOnly(invoker, lookups);
+      views.set(lookups, view);
+    }
+    return view;
   }
 
   /** Stops worker threads, if any were started. */

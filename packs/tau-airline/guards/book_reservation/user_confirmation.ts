@@ -2,16 +2,18 @@
 import type { PolicyCheck } from 'agentguard';
 import type { BookReservationArgs } from '../../types.ts';
 import { unconfirmed } from '../lib/airline.ts';
+import { bookingTerms } from '../lib/terms.ts';
 
-export const check: PolicyCheck<BookReservationArgs> = (args, context) => {
+export const check: PolicyCheck<BookReservationArgs> = async (args, context, call) => {
   const details = args.flights.map((flight) => flight.flight_number);
   return unconfirmed(
     context,
-    'book_reservation',
+    call,
     { action: /\bbook|\breservation\b|\bpayment\b|\bpurchase/, details },
     (past) => {
       const flights = past.flights as { flight_number?: unknown }[] | undefined;
       return JSON.stringify(flights?.map((flight) => flight.flight_number)) === JSON.stringify(details);
     },
+    await bookingTerms(context, args),
   );
 };

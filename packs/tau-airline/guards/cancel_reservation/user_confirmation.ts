@@ -3,12 +3,12 @@ import type { PolicyCheck } from 'agentguard';
 import type { CancelReservationArgs } from '../../types.ts';
 import { findReservation, unconfirmed } from '../lib/airline.ts';
 
-export const check: PolicyCheck<CancelReservationArgs> = async (args, context) => {
+export const check: PolicyCheck<CancelReservationArgs> = async (args, context, call) => {
   const reservation = await findReservation(context, args.reservation_id);
   const details = [args.reservation_id, ...(reservation?.flights.map((flight) => flight.flight_number) ?? [])];
   return unconfirmed(
     context,
-    'cancel_reservation',
+    call,
     { action: /\bcancel/, details },
     (past) => past.reservation_id === args.reservation_id,
   );

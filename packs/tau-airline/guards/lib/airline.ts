@@ -2,7 +2,9 @@
  * Facts the airline guards share: lookups, the bag allowance, itineraries and what the conversation establishes.
  */
 import type { GuardContext, PolicyFinding } from 'agentguard';
+import { type CallTerms, contradiction, findAgreement, rejected, unsettled } from './agreement.ts';
 import type { Cabin, FlightOnDate, FlightType, Membership, Passenger, Reservation, User } from './records.ts';
+import { lower, rememberedBy } from './text.ts';
 
 /** The clock of the data: naive times are EST. */
 export function estTime(naive: string): number {
@@ -129,11 +131,12 @@ function chains(legs: readonly Leg[], from: string, to: string): boolean {
  * chain out and a chain back), or undefined when they do.
  */
 export function itineraryProblem(legs: readonly Leg[], origin: string, destination: string, flightType: FlightType) {
-  const route = legs.map((leg) => `${leg.flight_number} ${leg.origin}-${leg.destination} on ${leg.date}`).join(', ');
+  const route = () =>
+    legs.map((leg) => `${leg.flight_number} ${leg.origin}-${leg.destination} on ${leg.date}`).join(', ');
   if (flightType === 'one_way') {
     return chains(legs, origin, destination)
       ? undefined
-      : `the flights (${route}) are not a one-way trip ${origin} to ${destination}`;
+      : `the flights (${route()}) are not a one-way trip ${origin} to ${destination}`;
   }
   for (let split = 1; split < legs.length; split++) {
     const out = legs.slice(0, split);
@@ -146,7 +149,7 @@ export function itineraryProblem(legs: readonly Leg[], origin: string, destinati
       return undefined;
     }
   }
-  return `the flights (${route}) are not a round trip ${origin} to ${destination} and back`;
+  return `the flights (${route()}) are not a round trip ${origin} to ${destination} and back`;
 }
 
 /** Resolves the airports of requested flights; the message of the first flight that cannot be found otherwise. */
@@ -168,7 +171,8 @@ export async function resolveLegs(
 
 /** Whether the user said `text` (case-insensitive) anywhere in the conversation. */
 export function userMentioned(context: GuardContext, text: string): boolean {
-  return userSaid(context).includes(text.toLowerCase());
+  const needle = text.toLowerCase();
+  return userSaid(context).some((said) => said.includes(needle));
 }
 
 /** What a confirmation must be about: words that name the action, and details of the call. */
@@ -180,49 +184,65 @@ export interface ActionDescription {
 }
 
 /**
- * Checks that the user explicitly confirmed this action: the last user message is an explicit yes; it answers an
- * assistant message that asks for confirmation and names the action or one of its details; and that yes was not
- * already used for the same action on the same target.
+ * Checks that the user explicitly confirmed this call: the last user message is an explicit yes (or a corrected
+ * choice after the tool rejected the call that yes was given for); the yes answers an assistant message that asks
+ * for confirmation and names the action or one of its details, or corrects a call of this tool that the tool
+ * rejected; the yes was not already used for the same action on the same target; and, when `terms` are given, the
+ * call does no more than the user agreed to (see `contradiction`).
  */
-export function unconfirmed(
+export async function unconfirmed(
   context: GuardContext,
-  tool: string,
-  description: ActionDescription,
+  call: { name: string; arguments: Record<string, unknown> },
+  { action, details }: ActionDescription,
   sameTarget: (args: Record<string, unknown>) => boolean,
-): PolicyFinding | undefined {
-  const problem = confirmationProblem(context, tool, description, sameTarget);
+  terms?: CallTerms,
+): Promise<PolicyFinding | undefined> {
+  const agreement = findAgreement(context, call.name, call.arguments);
+  if (agreement === undefined) {
+    return {
+      message: 'the user has not explicitly confirmed this action: list the action details and ask for a yes first',
+    };
+  }
+  if (!agreement.proposalAsks && !agreement.continuesRejected) {
+    return {
+      message:
+        "the user's yes does not answer a request for confirmation: list the action details and ask for a yes first",
+    };
+  }
+  const proposal = lower(agreement.proposal);
+  const named = details.some((detail) => detail !== '' && proposal.includes(detail.toLowerCase()));
+  if (!action.test(proposal) && !named && !agreement.continuesRejected) {
+    return {
+      message:
+        'the message the user said yes to is not about this action: list the action details and ask for a yes first',
+    };
+  }
+  const reused = agreement.callsSince.find(
+    (past) =>
+      past.call.name === call.name && !rejected(past) && past.result !== undefined && sameTarget(past.call.arguments),
+  );
+  if (reused !== undefined) {
+    return {
+      message: `the user's yes was already used for an earlier \`${call.name}\` call on the same target: ask again before another change`,
+    };
+  }
+  const problem = terms === undefined ? undefined : contradiction(agreement, terms);
   return problem === undefined ? undefined : { message: problem };
 }
 
-function confirmationProblem(
+/**
+ * The question to put to the user when the conversation does not settle what a confirmed call charges or how it
+ * pays; undefined when it does, or when there is no yes at all (the confirmation policy denies that).
+ */
+export function paymentUnsettled(
   context: GuardContext,
-  tool: string,
-  { action, details }: ActionDescription,
-  sameTarget: (args: Record<string, unknown>) => boolean,
-): string | undefined {
-  const confirmation = context.conversation.confirmation();
-  if (confirmation === undefined) {
-    return 'the user has not explicitly confirmed this action: list the action details and ask for a yes first';
-  }
-  if (!confirmation.proposalAsks) {
-    return "the user's yes does not answer a request for confirmation: list the action details and ask for a yes first";
-  }
-  const proposal = confirmation.proposal.toLowerCase();
-  const named = details.some((detail) => detail !== '' && proposal.includes(detail.toLowerCase()));
-  if (!action.test(proposal) && !named) {
-    return 'the message the user said yes to is not about this action: list the action details and ask for a yes first';
-  }
-  const reused = confirmation.callsSince.find(
-    (past) =>
-      past.call.name === tool &&
-      past.result !== undefined &&
-      !past.result.startsWith('Error') &&
-      sameTarget(past.call.arguments),
-  );
-  if (reused !== undefined) {
-    return `the user's yes was already used for an earlier \`${tool}\` call on the same target: ask again before another change`;
-  }
-  return undefined;
+  call: { name: string; arguments: Record<string, unknown> },
+  terms: CallTerms,
+): PolicyFinding | undefined {
+  const agreement = findAgreement(context, call.name, call.arguments);
+  if (agreement === undefined) return undefined;
+  const question = unsettled(agreement, terms);
+  return question === undefined ? undefined : { message: question, facts: { charge: terms.charge } };
 }
 
 /** Why a cancellation may be covered by travel insurance: the user's stated reason, as the policy names them. */
@@ -251,29 +271,25 @@ const reasonPatterns: [CancellationReason, RegExp][] = [
 const refusal =
   /\b(no|don't have( any)?|not( going)? to (share|give)|rather not( say)?|prefer not to)( specific| particular)? reasons?\b|\brather not say\b/;
 
-const userSaidCache = new WeakMap<object, string>();
-
-/** Everything the user said, lower case, one message a line; computed once per conversation. */
-function userSaid(context: GuardContext): string {
-  let said = userSaidCache.get(context.conversation);
-  if (said === undefined) {
-    said = context.conversation
-      .userTexts()
-      .map((text) => text.toLowerCase().replaceAll('’', "'"))
-      .join('\n');
-    userSaidCache.set(context.conversation, said);
-  }
-  return said;
+/** What the user said, message by message, lower case. */
+function userSaid(context: GuardContext): readonly string[] {
+  return context.conversation.userTexts().map(lower);
 }
 
-const reasonsCache = new WeakMap<object, CancellationReason[]>();
+const reasonsCache = new WeakMap<object, readonly CancellationReason[]>();
+
+/** The reasons one message gives, as a set of the lexicon's reasons. */
+const reasonsIn = rememberedBy(
+  (said: string) => new Set(reasonPatterns.filter(([, pattern]) => pattern.test(said)).map(([reason]) => reason)),
+);
+const refuses = rememberedBy((said: string) => refusal.test(said));
 
 /** The reasons for cancellation the user gave in the conversation, most specific first. */
 export function statedReasons(context: GuardContext): readonly CancellationReason[] {
   let reasons = reasonsCache.get(context.conversation);
   if (reasons === undefined) {
-    const said = userSaid(context);
-    reasons = reasonPatterns.filter(([, pattern]) => pattern.test(said)).map(([reason]) => reason);
+    const given = userSaid(context).map(reasonsIn);
+    reasons = reasonPatterns.map(([reason]) => reason).filter((reason) => given.some((set) => set.has(reason)));
     reasonsCache.set(context.conversation, reasons);
   }
   return reasons;
@@ -284,7 +300,7 @@ export function statedReasons(context: GuardContext): readonly CancellationReaso
  * assistant message that asked for the reason.
  */
 export function reasonGiven(context: GuardContext): boolean {
-  if (refusal.test(userSaid(context))) return false;
+  if (userSaid(context).some(refuses)) return false;
   if (statedReasons(context).length > 0) return true;
   const messages = context.conversation.messages;
   const asked = messages.findIndex((message) => message.role === 'assistant' && /\breason/i.test(message.text));

@@ -2,12 +2,14 @@
 import type { PolicyCheck } from 'agentguard';
 import type { UpdateReservationBaggagesArgs } from '../../types.ts';
 import { unconfirmed } from '../lib/airline.ts';
+import { baggageTerms } from '../lib/terms.ts';
 
-export const check: PolicyCheck<UpdateReservationBaggagesArgs> = (args, context) => {
+export const check: PolicyCheck<UpdateReservationBaggagesArgs> = async (args, context, call) => {
   return unconfirmed(
     context,
-    'update_reservation_baggages',
+    call,
     { action: /\bbag|\bluggage/, details: [args.reservation_id] },
     (past) => past.reservation_id === args.reservation_id,
+    await baggageTerms(context, args),
   );
 };

@@ -3,11 +3,11 @@ import type { PolicyCheck } from 'agentguard';
 import type { UpdateReservationPassengersArgs } from '../../types.ts';
 import { unconfirmed } from '../lib/airline.ts';
 
-export const check: PolicyCheck<UpdateReservationPassengersArgs> = (args, context) => {
+export const check: PolicyCheck<UpdateReservationPassengersArgs> = (args, context, call) => {
   const details = [args.reservation_id, ...args.passengers.map((passenger) => passenger.first_name)];
   return unconfirmed(
     context,
-    'update_reservation_passengers',
+    call,
     { action: /\bpassenger|\bname\b|\bdate of birth\b|\bdob\b|\bupdat|\bchang/, details },
     (past) => past.reservation_id === args.reservation_id,
   );

@@ -1,0 +1,371 @@
+/**
+ * What the user agreed to before a change: the explicit yes, the proposal it answers with the details it listed
+ * (amounts, payment methods, flights), and a corrected choice after the tool rejected the call the yes was given for.
+ */
+import type { GuardContext, PastToolCall } from 'agentguard';
+import type { PaymentMethod, Reservation, User } from './records.ts';
+import { lower, rememberedBy } from './text.ts';
+
+/** The tools that change the database: a successful call of one ends what an earlier yes covered. */
+const changes = new Set([
+  'book_reservation',
+  'cancel_reservation',
+  'update_reservation_flights',
+  'update_reservation_baggages',
+  'update_reservation_passengers',
+  'send_certificate',
+]);
+
+/** The yes a call rests on and what was said around it. */
+export interface Agreement {
+  /** The assistant text the yes answers. */
+  proposal: string;
+  /** Whether the proposal asks the user to confirm. */
+  proposalAsks: boolean;
+  /** Whether the proposal follows the tool's rejection of a call of the same tool (the agent's correction of it). */
+  continuesRejected: boolean;
+  /** The user's choice after the tool rejected the call the yes was given for; empty when there was none. */
+  correction: string;
+  /** Lower-case text the agent put to the user: the proposal, and its questions after a rejected call. */
+  proposed: readonly string[];
+  /** Lower-case: the yes, then the corrected choice when there is one. */
+  replied: readonly string[];
+  /** Lower-case text of what the user said earlier, since the last successful change. */
+  userSaid: readonly string[];
+  /** Lower-case text of what the agent said earlier, since the last successful change (read when first asked for). */
+  readonly agentSaid: readonly string[];
+  /** Tool calls made after the yes (and after the correction), before the call being decided. */
+  callsSince: readonly PastToolCall[];
+}
+
+const paymentKeys = new Set(['payment_id', 'payment_methods']);
+
+/** Whether two calls' arguments are the same apart from how they pay. */
+function samePaymentApart(left: Record<string, unknown>, right: Record<string, unknown>): boolean {
+  const strip = (args: Record<string, unknown>) =>
+    JSON.stringify(Object.entries(args).filter(([key]) => !paymentKeys.has(key)));
+  return strip(left) === strip(right);
+}
+
+const agreements = new WeakMap<GuardContext, Map<string, Agreement | undefined>>();
+
+/**
+ * Finds what the user agreed to for a call of `tool` with `args`: the last user message is an explicit yes, or it is
+ * a corrected choice (not a refusal) after the tool rejected the same call (apart from its payment) that the user's
+ * previous message said yes to. Undefined when neither holds. Read once per decision: every policy of one call gets
+ * the same context.
+ */
+export function findAgreement(
+  context: GuardContext,
+  tool: string,
+  args: Record<string, unknown>,
+): Agreement | undefined {
+  let found = agreements.get(context);
+  if (found === undefined) {
+    found = new Map();
+    agreements.set(context, found);
+  }
+  if (!found.has(tool)) found.set(tool, readAgreement(context, tool, args));
+  return found.get(tool);
+}
+
+function readAgreement(context: GuardContext, tool: string, args: Record<string, unknown>): Agreement | undefined {
+  const { conversation } = context;
+  const messages = conversation.messages;
+  const last = conversation.lastUserIndex();
+  const lastMessage = messages[last];
+  if (lastMessage?.role !== 'user') return undefined;
+  const calls = conversation.toolCalls();
+  let yes = last;
+  let correction = '';
+  const answer = conversation.answerAt(last);
+  if (answer !== 'yes') {
+    if (answer === 'no') return undefined;
+    yes = previousUser(context, last);
+    if (conversation.answerAt(yes) !== 'yes') return undefined;
+    const tried = calls.filter(
+      (past) => past.messageIndex > yes && past.messageIndex < last && past.call.name === tool,
+    );
+    if (
+      tried.length === 0 ||
+      tried.some((past) => !rejected(past)) ||
+      !samePaymentApart(tried.at(-1)?.call.arguments ?? {}, args)
+    ) {
+      return undefined;
+    }
+    correction = lastMessage.text;
+  }
+  let proposalIndex = -1;
+  for (let index = yes - 1; index >= 0; index--) {
+    const message = messages[index];
+    if (message?.role === 'user') break;
+    if (message?.role === 'assistant' && message.text.trim() !== '') {
+      proposalIndex = index;
+      break;
+    }
+  }
+  const proposal = proposalIndex === -1 ? '' : (messages[proposalIndex] as { text: string }).text;
+  const askedFrom = previousUser(context, yes);
+  let lastTried: PastToolCall | undefined;
+  let start = 0;
+  const callsSince: PastToolCall[] = [];
+  for (const past of calls) {
+    if (past.messageIndex > last) callsSince.push(past);
+    if (past.messageIndex >= yes || !changes.has(past.call.name)) continue;
+    if (!rejected(past)) start = past.messageIndex + 1;
+    if (past.messageIndex > askedFrom && past.messageIndex < proposalIndex) lastTried = past;
+  }
+  const userSaid: string[] = [];
+  const proposed = [lower(proposal)];
+  for (let index = start; index < last; index++) {
+    const message = messages[index];
+    if (index === yes) continue;
+    if (message?.role === 'user') userSaid.push(lower(message.text));
+    if (message?.role === 'assistant' && index > yes) proposed.push(lower(message.text));
+  }
+  let agentSaid: string[] | undefined;
+  return {
+    proposal,
+    proposalAsks: proposalIndex !== -1 && conversation.asksAt(proposalIndex),
+    continuesRejected: lastTried?.call.name === tool && rejected(lastTried),
+    correction,
+    proposed,
+    replied:
+      correction === ''
+        ? [lower(lastMessage.text)]
+        : [lower((messages[yes] as { text: string }).text), lower(correction)],
+    userSaid,
+    get agentSaid() {
+      agentSaid ??= messages
+        .slice(start, Math.max(start, proposalIndex))
+        .flatMap((message) => (message.role === 'assistant' ? [lower(message.text)] : []));
+      return agentSaid;
+    },
+    callsSince,
+  };
+}
+
+function previousUser(context: GuardContext, index: number): number {
+  for (let earlier = index - 1; earlier >= 0; earlier--) {
+    if (context.conversation.messages[earlier]?.role === 'user') return earlier;
+  }
+  return -1;
+}
+
+/** Whether the tool refused a past call. */
+export function rejected(past: PastToolCall): boolean {
+  return past.result?.startsWith('Error') === true;
+}
+
+/** Dollar amounts in a text, and whether "each" or "per passenger" follows each one. */
+const amountsIn = rememberedBy((text: string) => {
+  const amounts: { amount: number; each: boolean }[] = [];
+  for (const match of text.matchAll(/\$\s?(\d{1,3}(?:,\d{3})+|\d+)(\.\d{1,2})?(.{0,24})/g)) {
+    amounts.push({
+      amount: Number(`${(match[1] ?? '').replaceAll(',', '')}${match[2] ?? ''}`),
+      each: /^\s*(each|per (passenger|person|traveller|traveler|ticket))/.test(match[3] ?? ''),
+    });
+  }
+  return amounts;
+});
+
+/** Dollar amounts in a text: `$1,194`, `$76.50`; with "each" or "per passenger" after one, also times `passengers`. */
+function statedAmounts(text: string, passengers: number): number[] {
+  return amountsIn(text).flatMap(({ amount, each }) => (each ? [amount, amount * passengers] : [amount]));
+}
+
+/** The payment methods a text names: by id or card digits, by kind, or as the reservation's original method. */
+interface NamedPayments {
+  ids: Set<string>;
+  kinds: Set<PaymentMethod['source']>;
+  original: boolean;
+}
+
+/** Whether `text` holds `digits` as a number of its own (no digit right before or after). */
+function holdsNumber(text: string, digits: string): boolean {
+  const isDigit = (character: string | undefined) => character !== undefined && character >= '0' && character <= '9';
+  for (let at = text.indexOf(digits); at !== -1; at = text.indexOf(digits, at + 1)) {
+    if (!isDigit(text[at - 1]) && !isDigit(text[at + digits.length])) return true;
+  }
+  return false;
+}
+
+/** The kinds of payment a text names, and whether it asks for the original method; read once per text. */
+const kindsNamed = rememberedBy((text: string) => {
+  const kinds = new Set<PaymentMethod['source']>();
+  if (/gift ?card/.test(text)) kinds.add('gift_card');
+  if (text.includes('certificate')) kinds.add('certificate');
+  if (/credit card|\bcard (ending|on file)|\bvisa\b|mastercard|\bamex\b|american express|discover/.test(text))
+    kinds.add('credit_card');
+  return { kinds, original: /\b(original|same) (payment|form of payment|method|card)/.test(text) };
+});
+
+function namedPayments(texts: readonly string[], user: User, reservation: Reservation | undefined): NamedPayments {
+  const ids = new Set<string>();
+  const kinds = new Set<PaymentMethod['source']>();
+  let original = false;
+  for (const text of texts) {
+    for (const method of Object.values(user.payment_methods)) {
+      const digits = /\d+$/.exec(method.id)?.[0];
+      if (digits !== undefined && digits.length >= 4 && holdsNumber(text, digits)) ids.add(method.id);
+      if (method.source === 'credit_card' && holdsNumber(text, method.last_four)) ids.add(method.id);
+    }
+    const named = kindsNamed(text);
+    for (const kind of named.kinds) kinds.add(kind);
+    original ||= named.original;
+  }
+  return { ids, kinds, original: reservation !== undefined && original };
+}
+
+const nothingNamed = (named: NamedPayments) => named.ids.size === 0 && named.kinds.size === 0 && !named.original;
+
+/**
+ * How a payment method stands against what was named: `agreed`, `other` (other methods were named) or `unnamed`.
+ * The first of these that names a method decides: the user's yes and corrected choice, the proposal, what the user
+ * said earlier, what the agent said earlier. A method missing from the profile is left to the payment policies.
+ */
+function paymentStanding(
+  agreement: Agreement,
+  user: User,
+  paymentId: string,
+  reservation: Reservation | undefined,
+): 'agreed' | 'other' | 'unnamed' {
+  const source = user.payment_methods[paymentId]?.source;
+  if (source === undefined) return 'agreed';
+  let named = namedCache.get(agreement);
+  if (named === undefined) {
+    named = {
+      value: [agreement.replied, agreement.proposed, agreement.userSaid]
+        .map((text) => namedPayments(text, user, reservation))
+        .find((candidate) => !nothingNamed(candidate)),
+    };
+    if (named.value === undefined) {
+      const earlier = namedPayments(agreement.agentSaid, user, reservation);
+      if (!nothingNamed(earlier)) named.value = earlier;
+    }
+    namedCache.set(agreement, named);
+  }
+  return standingAmong(named.value, user, paymentId, source, reservation);
+}
+
+const namedCache = new WeakMap<Agreement, { value: NamedPayments | undefined }>();
+
+function standingAmong(
+  named: NamedPayments | undefined,
+  user: User,
+  paymentId: string,
+  source: PaymentMethod['source'],
+  reservation: Reservation | undefined,
+): 'agreed' | 'other' | 'unnamed' {
+  if (named === undefined) return 'unnamed';
+  if (named.ids.has(paymentId)) return 'agreed';
+  const namedOfKind = [...named.ids].some((id) => user.payment_methods[id]?.source === source);
+  if (named.kinds.has(source) && !namedOfKind) return 'agreed';
+  if (named.original && reservation?.payment_history.some((payment) => payment.payment_id === paymentId) === true) {
+    return 'agreed';
+  }
+  return 'other';
+}
+
+/** How a payment method is shown to the user. */
+function describePayment(user: User, paymentId: string): string {
+  const method = user.payment_methods[paymentId];
+  if (method?.source === 'credit_card') return `${method.brand} card ending in ${method.last_four}`;
+  if (method?.source === 'gift_card') return `gift card ${paymentId}`;
+  return paymentId;
+}
+
+/** An amount in dollars as the user would read it: `$1,194`, `$76.5`. */
+function dollars(amount: number): string {
+  const [whole = '0', cents] = String(Math.abs(amount)).split('.');
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `$${grouped}${cents === undefined ? '' : `.${cents}`}`;
+}
+
+/**
+ * How a charge (or, for a booking, its payments) stands against the amounts of the proposal, the yes and what the user
+ * said since the last change: `agreed` (one of them), `more` (above all of them), `other` (another amount below one of
+ * them) or `unstated` (they hold no amount). Amounts the agent quoted earlier do not count: the user may have turned
+ * them down.
+ */
+function chargeStanding(agreement: Agreement, terms: CallTerms): 'agreed' | 'more' | 'other' | 'unstated' {
+  const charge = terms.charge ?? 0;
+  const amounts = [agreement.replied, agreement.proposed, agreement.userSaid].flatMap((texts) =>
+    texts.flatMap((text) => statedAmounts(text, terms.passengers)),
+  );
+  const stated = (value: number) => amounts.some((amount) => Math.abs(amount - value) < 0.01);
+  const parts = terms.payments.map((payment) => payment.amount);
+  if (stated(charge) || (parts.length > 1 && parts.every((part) => part !== undefined && stated(part))))
+    return 'agreed';
+  if (amounts.length === 0) return 'unstated';
+  return charge > Math.max(...amounts) ? 'more' : 'other';
+}
+
+/** What a change does that the user must have agreed to. */
+export interface CallTerms {
+  /** The booking user, whose payment methods pay. */
+  user: User | undefined;
+  reservation: Reservation | undefined;
+  passengers: number;
+  /** What the call charges in dollars (negative: a refund); undefined when it cannot be computed. */
+  charge: number | undefined;
+  /** The payment methods the call uses, with the amount each pays when the call says. */
+  payments: readonly { id: string; amount?: number }[];
+  /** Flights the call changes (new, re-dated or re-priced in another cabin). */
+  changedFlights: readonly string[];
+  /** Flight numbers that may name this change in a proposal: the reservation's and the call's. */
+  flightNumbers: readonly string[];
+}
+
+/**
+ * Why a call is not what the user agreed to, or undefined: it charges more than every amount stated to the user,
+ * pays with another method than the user named, or changes flights the proposal did not name when it named some.
+ */
+export function contradiction(agreement: Agreement, terms: CallTerms): string | undefined {
+  const { user, charge } = terms;
+  if (charge !== undefined && charge > 0 && chargeStanding(agreement, terms) === 'more') {
+    return `the call charges ${dollars(charge)}, more than any amount the user said yes to: state the amount and ask again`;
+  }
+  if (user !== undefined && charge !== 0) {
+    for (const payment of terms.payments) {
+      if (paymentStanding(agreement, user, payment.id, terms.reservation) === 'other') {
+        return `the call pays with ${describePayment(user, payment.id)}, which is not the payment the user chose: ask again with the method the user named`;
+      }
+    }
+  }
+  const proposed = [...agreement.proposed, ...agreement.replied];
+  const says = (texts: readonly string[], number: string) => texts.some((text) => text.includes(number.toLowerCase()));
+  const named = terms.flightNumbers.filter((number) => says(proposed, number));
+  if (named.length > 0) {
+    const unnamed = terms.changedFlights.filter(
+      (number) => !says(proposed, number) && !says(agreement.userSaid, number),
+    );
+    if (unnamed.length > 0) {
+      return `the user said yes to a change of ${[...new Set(named)].join(', ')}; the call also changes ${unnamed.join(', ')}: list every segment the call changes and ask again`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The question to put to the user when the conversation cannot settle what the call charges, or undefined: the
+ * charge or the payment method was never stated before the yes, or the charge differs from (and is below) what was.
+ */
+export function unsettled(agreement: Agreement, terms: CallTerms): string | undefined {
+  const { user, charge } = terms;
+  if (user === undefined || charge === undefined || charge === 0) return undefined;
+  const standing = charge < 0 ? 'agreed' : chargeStanding(agreement, terms);
+  let why: string | undefined;
+  if (standing === 'unstated' || standing === 'other') why = 'the user was not told the amount the call charges';
+  else if (
+    terms.payments.some((payment) => paymentStanding(agreement, user, payment.id, terms.reservation) === 'unnamed')
+  )
+    why = 'nobody named the payment method';
+  if (why === undefined) return undefined;
+  const method = terms.payments.map((payment) => describePayment(user, payment.id)).join(' and ');
+  const question =
+    charge > 0
+      ? `"This charges ${dollars(charge)} to your ${method}. Shall I go ahead?"`
+      : `"The ${dollars(charge)} refund goes to your ${method}. Shall I go ahead?"`;
+  return `${why}; ask the user: ${question}`;
+}

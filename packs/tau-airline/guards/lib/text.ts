@@ -1,0 +1,21 @@
+/**
+ * Readings of conversation text remembered by the text itself: a conversation is read again for every call, and the
+ * calls of one turn read the same words. The readings are pure, so remembering them changes no decision.
+ */
+
+const limit = 2_000;
+
+/** Wraps a pure reading of a text so that each distinct text is read once (up to `limit` texts, then afresh). */
+export function rememberedBy<Value>(read: (text: string) => Value): (text: string) => Value {
+  const cache = new Map<string, Value>();
+  return (text) => {
+    if (cache.has(text)) return cache.get(text) as Value;
+    const value = read(text);
+    if (cache.size >= limit) cache.clear();
+    cache.set(text, value);
+    return value;
+  };
+}
+
+/** Lower case, with typographic apostrophes made plain. */
+export const lower = rememberedBy((text: string) => text.toLowerCase().replaceAll('’', "'"));

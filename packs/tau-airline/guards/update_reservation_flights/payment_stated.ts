@@ -1,0 +1,8 @@
+/** `flights.payment_stated`: Before the yes, the user was told what the flight or cabin change charges or refunds and with which payment method; where the conversation does not settle it, a person asks the user. */
+import type { PolicyCheck } from 'agentguard';
+import type { UpdateReservationFlightsArgs } from '../../types.ts';
+import { paymentUnsettled } from '../lib/airline.ts';
+import { flightChangeTerms } from '../lib/terms.ts';
+
+export const check: PolicyCheck<UpdateReservationFlightsArgs> = async (args, context, call) =>
+  paymentUnsettled(context, call, await flightChangeTerms(context, args));

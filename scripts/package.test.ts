@@ -6,14 +6,18 @@
  */
 import assert from 'node:assert/strict';
 import { type SpawnSyncReturns, spawn, spawnSync } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { filesystemServer } from './mcp-filesystem-build.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const repoPackage = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as {
+  version: string;
   exports: Record<string, unknown>;
   devDependencies: Record<string, string>;
   dependencies: Record<string, string>;
@@ -41,6 +45,36 @@ function node(args: readonly string[]): SpawnSyncReturns<string> {
 }
 
 const cli = (...args: string[]) => node([join(project, 'node_modules', '.bin', 'agentguard'), ...args]);
+
+/** Starts a command of the installed CLI that serves until interrupted, and waits for the URL it prints. */
+async function serving(
+  args: readonly string[],
+  printed: RegExp,
+): Promise<{ url: string; stop(): Promise<number | null> }> {
+  const child = spawn(process.execPath, [join(project, 'node_modules', '.bin', 'agentguard'), ...args], {
+    cwd: project,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    const read = (chunk: Buffer) => {
+      out += chunk.toString();
+      const found = printed.exec(out)?.[1];
+      if (found !== undefined) resolve(found);
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+    child.once('exit', () => reject(new Error(`agentguard ${args[0]} exited before serving: ${out}`)));
+  });
+  return {
+    url,
+    stop() {
+      child.kill('SIGINT');
+      return exited;
+    },
+  };
+}
 
 before(async () => {
   work = await mkdtemp(join(tmpdir(), 'agentguard-package-'));
@@ -214,29 +248,66 @@ export { decision, text, wrong };
   });
 
   it('npx agentguard review serves the page and its assets from the installed package', async () => {
-    const bin = join(project, 'node_modules', '.bin', 'agentguard');
-    const child = spawn(process.execPath, [bin, 'review', 'node_modules/agentguard/packs/tau-airline', '--no-open'], {
-      cwd: project,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const page = await serving(
+      ['review', 'node_modules/agentguard/packs/tau-airline', '--no-open'],
+      /at (http:\S+\/) /,
+    );
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        child.stdout.on('data', (chunk) => {
-          out += chunk;
-          const found = /at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out)?.[1];
-          if (found !== undefined) resolve(found);
-        });
-        child.once('exit', () => reject(new Error(`exited before serving: ${out}`)));
-      });
       for (const path of ['', 'assets/review.js', 'assets/review.css', 'assets/highlight.js', 'api/pack']) {
-        assert.equal((await fetch(`${url}${path}`)).status, 200, path);
+        assert.equal((await fetch(`${page.url}${path}`)).status, 200, path);
       }
     } finally {
-      child.kill('SIGINT');
+      assert.equal(await page.stop(), 0);
     }
-    assert.equal(await exited, 0);
+  });
+
+  it('npx agentguard serve decides over HTTP from the installed package', async () => {
+    const service = await serving(
+      ['serve', '--pack', 'node_modules/agentguard/packs/tau-airline', '--port', '0', '--lookups', 'tau-airline'],
+      /listening on (\S+)/,
+    );
+    try {
+      const base = service.url.replace(/\/$/, '');
+      const openapi = (await (await fetch(`${base}/openapi.json`)).json()) as { info: { version: string } };
+      assert.equal(openapi.info.version, repoPackage.version);
+      const answer = await fetch(`${base}/v1/check`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          call: { id: 'call_1', name: 'cancel_reservation', arguments: { reservation_id: 'ZFA04Y' } },
+          messages: [{ role: 'user', content: 'Cancel ZFA04Y please' }],
+          now: '2024-05-15T15:00:00-05:00',
+        }),
+      });
+      assert.equal(answer.status, 200);
+      assert.equal(((await answer.json()) as { decision: string }).decision, 'deny');
+    } finally {
+      await service.stop();
+    }
+  });
+
+  it('npx agentguard mcp guards the filesystem server with the shipped pack', async () => {
+    const folder = join(work, 'mcp-folder');
+    await mkdir(folder);
+    const client = new Client({ name: 'package-test', version: '1.0.0' });
+    const bin = join(project, 'node_modules', '.bin', 'agentguard');
+    const pack = join(installed(), 'packs', 'mcp-filesystem');
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [bin, 'mcp', '--pack', pack, '--', process.execPath, filesystemServer, folder],
+        cwd: project,
+      }),
+    );
+    try {
+      const secret = await client.callTool({ name: 'write_file', arguments: { path: '.env', content: 'KEY=1\n' } });
+      assert.equal(secret.isError, true);
+      const notes = await client.callTool({ name: 'write_file', arguments: { path: 'notes.txt', content: 'hi\n' } });
+      assert.notEqual(notes.isError, true, JSON.stringify(notes.content));
+      assert.deepEqual(await readdir(folder), ['notes.txt']);
+    } finally {
+      await client.close();
+    }
   });
 
   it('the shipped SQL access-control program decides from inside node_modules', async () => {

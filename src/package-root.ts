@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -38,4 +38,16 @@ export function packagePath(relative: string): string {
  */
 export function moduleUrl(callerUrl: string, relative: string): URL {
   return new URL(`${relative}${callerUrl.slice(callerUrl.lastIndexOf('.'))}`, callerUrl);
+}
+
+/**
+ * agentguard's version, from its `package.json`.
+ *
+ * @example
+ * ```ts
+ * const document = openApiDocument(packageVersion());
+ * ```
+ */
+export function packageVersion(): string {
+  return (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version;
 }

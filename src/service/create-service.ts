@@ -1,6 +1,5 @@
 import { createServer } from 'node:http';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
-import packageJson from '../../package.json' with { type: 'json' };
 import type { AuditLog } from '../audit/audit-log.ts';
 import { InputError } from '../errors.ts';
 import type { ToolInvoker } from '../model/guard-context.ts';
@@ -8,6 +7,7 @@ import { fromOpenAIChat } from '../model/openai-chat.ts';
 import { parseInput, parseJsonText } from '../model/parse-input.ts';
 import { verdictReport } from '../model/verdict-report.ts';
 import type { GuardPack } from '../pack/load-pack.ts';
+import { packageVersion } from '../package-root.ts';
 import { GuardRuntime, type RuntimeOptions } from '../runtime/guard-runtime.ts';
 import { checkRequestSchema, type Problem } from './check-request.ts';
 import { openApiDocument } from './openapi.ts';
@@ -98,7 +98,7 @@ export async function createService(options: ServiceOptions): Promise<FastifyIns
   );
   app.addHook('onClose', () => runtime.close());
 
-  const document = openApiDocument(packageJson.version);
+  const document = openApiDocument(packageVersion());
   const health = { status: 'ok' as const, packs: options.packs.map((pack) => pack.manifest.domain) };
   app.get('/healthz', async () => health);
   app.get('/openapi.json', async () => document);

@@ -1,8 +1,8 @@
 /**
  * SQL access control, compiled: grant a query only when it reads nothing but tables and columns the user's role may
  * read. The role's permissions come from GRANT statements (with `role`) or a map of readable columns; the schema, to
- * resolve unqualified columns, from CREATE TABLE statements or a map of tables to columns. A query whose reads cannot
- * be determined is denied.
+ * resolve unqualified columns, from CREATE TABLE statements or a map of tables to columns. With `dialect: 'sqlite'` the
+ * query is resolved by SQLite itself, else by PostgreSQL's parser. A query whose reads cannot be determined is denied.
  */
 import type { GuardProgram, Permissions } from 'agentguard';
 
@@ -11,6 +11,7 @@ interface AccessInput {
   grants?: string;
   permissions?: Record<string, string[]>;
   schema?: string | Record<string, string[]>;
+  dialect?: 'postgresql' | 'sqlite';
 }
 
 export const program: GuardProgram = (task, toolbox) => {
@@ -37,7 +38,8 @@ export const program: GuardProgram = (task, toolbox) => {
     }
     allowed = grants.roles.get(input.role.toLowerCase()) ?? new Map();
   } else return { abstain: 'no permissions: give grants and a role, or a map of readable columns' };
-  const access = toolbox.queryAccess(query, schema);
+  const access =
+    input.dialect === 'sqlite' ? toolbox.sqliteReads(query, input.schema) : toolbox.queryAccess(query, schema);
   if (!access.ok) return { label: 1, reasons: [{ kind: 'undetermined', message: access.reason }], guardedOutput: null };
   const decision = toolbox.checkAccess(allowed, access.tables);
   if (!decision.denied) return { label: 0, reasons: [], guardedOutput: task.output };

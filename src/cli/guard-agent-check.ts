@@ -7,7 +7,7 @@ import { loadProgramPack } from '../guard-agent/program-pack.ts';
 import { loadPostgresParser } from '../guard-agent/toolbox/postgres-parser.ts';
 import { createToolbox } from '../guard-agent/toolbox/toolbox.ts';
 import { Budget } from '../llm/budget.ts';
-import { ReplayModel, readCassette } from '../llm/cassette.ts';
+import { RecordingModel, ReplayModel, readCassette } from '../llm/cassette.ts';
 import type { LanguageModel } from '../llm/language-model.ts';
 import { createLanguageModel } from '../llm/providers.ts';
 
@@ -44,7 +44,26 @@ async function modelFor(options: { model?: string; baseUrl?: string; replay?: st
   return noModel;
 }
 
-async function memoryFor(options: { memory?: string; seed?: string }): Promise<DemonstrationMemory> {
+/**
+ * The model of a guard-agent command, recorded when `record` names a file (`finish` writes it). The recording says
+ * what answered: the model's name, or for `exchange:<dir>` that a chat model answered request files.
+ */
+export async function recordedModelFor(options: {
+  model?: string;
+  baseUrl?: string;
+  replay?: string;
+  record?: string;
+}): Promise<{ model: LanguageModel; finish: () => Promise<void> }> {
+  const model = await modelFor(options);
+  if (options.record === undefined) return { model, finish: async () => {} };
+  const source = model.id.startsWith('exchange:') ? 'exchange: a chat model answering the request files' : model.id;
+  const recording = new RecordingModel(model, source);
+  const file = options.record;
+  return { model: recording, finish: () => recording.save(file) };
+}
+
+/** Opens the memory (a SQLite file persists it) and adds the seed demonstrations. */
+export async function memoryFor(options: { memory?: string; seed?: string }): Promise<DemonstrationMemory> {
   const memory = DemonstrationMemory.open(options.memory ?? ':memory:');
   if (options.seed !== undefined) await memory.seed(options.seed);
   return memory;

@@ -6,6 +6,7 @@ import { compileBuildCommand, compileGenerateCommand, compileMapCommand } from '
 import { evalPackCommand, evalSpecCommand } from './eval-command.ts';
 import { guardAgentCheckCommand, guardAgentCompileCommand } from './guard-agent-check.ts';
 import { evalGuardAgentCommand } from './guard-agent-command.ts';
+import { evalGuardAgentLoopCommand } from './guard-agent-eval.ts';
 import { replayCommand, startCommand } from './replay-command.ts';
 
 const program = new Command('agentguard')
@@ -113,6 +114,25 @@ evaluate
   .option('--compiled <pack>', 'the guard program pack (default: packs/sql-access-control)')
   .option('--json', 'print the summary as JSON')
   .action(evalGuardAgentCommand);
+
+evaluate
+  .command('guard-agent-loop')
+  .description(
+    "The guard agent's loop on EICU-AC tasks, one memory across them: LPA, LPP, LPR and CCA against SQLite's own reading, and model calls per task",
+  )
+  .option('--dataset <name>', 'eicu-ac', 'eicu-ac')
+  .option('--data <file>', 'the scenario', 'data/eicu-ac/eicu-ac.json')
+  .option('--limit <n>', 'how many tasks, spread over the questions, roles in turn', '20')
+  .option('--model <name>', 'openai:…, anthropic:…, openai-compatible:…, exchange:<dir>')
+  .option('--base-url <url>', 'base URL of the model API')
+  .option('--record <file>', 'record every model call to this file')
+  .option('--replay <file>', 'answer model calls from this recording instead of a model')
+  .option('--memory <file>', 'the memory (SQLite file; default: in memory)')
+  .option('--out <file>', 'also write one JSON line per task')
+  .option('--timeout <seconds>', 'time limit of one model call (raise it for exchange:<dir>)', '120')
+  .option('--max-calls <n>', 'model calls allowed in all', '400')
+  .option('--json', 'print the summary as JSON')
+  .action(evalGuardAgentLoopCommand);
 
 const guardAgent = program
   .command('guard-agent')

@@ -92,8 +92,13 @@ export async function guardAgentCompileCommand(options: GuardAgentOptions & { ou
 
 /** `agentguard guard-agent check`. Exit code 0 granted, 2 denied. */
 export async function guardAgentCheckCommand(
-  options: GuardAgentOptions & { input: string; output: string; compiled?: string },
+  options: GuardAgentOptions & { input: string; output: string; compiled?: string; confirm?: string },
 ): Promise<void> {
+  if (options.confirm !== undefined && options.confirm !== '0' && options.confirm !== '1')
+    throw new AgentGuardError(
+      'invalid_input',
+      `--confirm takes the confirmed label, 0 or 1, not \`${options.confirm}\``,
+    );
   await loadPostgresParser();
   const model = await modelFor(options);
   const memory = await memoryFor(options);
@@ -105,13 +110,23 @@ export async function guardAgentCheckCommand(
       memory,
       ...(options.compiled === undefined ? {} : { compiled: await loadProgramPack(options.compiled) }),
     });
-    const result = await agent.check({
+    const query = {
       request: await readFile(options.request, 'utf8'),
       spec: await readFile(options.spec, 'utf8'),
       input: await readValue(options.input),
       output: await readValue(options.output),
-    });
+    };
+    const result = await agent.check(query);
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    if (options.confirm !== undefined) {
+      const agrees = result.label === Number(options.confirm);
+      if (agrees) agent.confirm(query, result);
+      process.stderr.write(
+        agrees
+          ? 'the decision agrees with the confirmed label: stored in the memory as a confirmed demonstration\n'
+          : `the decision (label ${result.label}) disagrees with the confirmed label ${options.confirm}: not stored\n`,
+      );
+    }
     process.exitCode = result.label === 0 ? 0 : 2;
   } finally {
     memory.close();

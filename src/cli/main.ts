@@ -162,8 +162,15 @@ guardAgent
   .option('--base-url <url>', 'base URL of the model API')
   .option('--replay <file>', 'answer model calls from a recording')
   .option('--compiled <pack>', 'a compiled guard program pack to decide first, e.g. packs/sql-access-control')
-  .option('--memory <file>', 'the demonstration memory (SQLite file; default: in memory)')
+  .option(
+    '--memory <file>',
+    'the memory (SQLite file; default: in memory): demonstrations, and the code that decided earlier tasks of each request, tried first',
+  )
   .option('--seed <file>', 'demonstrations to add first (JSON list)')
+  .option(
+    '--confirm <label>',
+    "the label (0 or 1) a person confirmed for this task: when the decision agrees, the task joins the memory's demonstrations",
+  )
   .action(guardAgentCheckCommand);
 
 program

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
@@ -159,6 +159,20 @@ describe('GuardAgent code prompt and result', () => {
     const second = await agent([plan, ignores]).guard.check(noQuery);
     assert.equal(second.label, 1);
     assert.match(JSON.stringify(second.reasons), /SqliteReads: no query \(null\)/);
+  });
+});
+
+describe('GuardAgent on the code a chat model wrote for a task with no query', () => {
+  it('denies what that code granted: nothing it consulted determined what was read', async () => {
+    const run = JSON.parse(
+      await readFile(new URL('./fixtures/eicu-model-run-no-query.json', import.meta.url), 'utf8'),
+    ) as { input: unknown; output: unknown; plan: string[]; code: string; label_then: number };
+    assert.equal(run.label_then, 0);
+    const { guard } = agent([JSON.stringify({ plan: run.plan }), JSON.stringify({ code: run.code })]);
+    const result = await guard.check({ ...query, input: run.input, output: run.output });
+    assert.equal(result.decidedBy, 'agent');
+    assert.equal(result.label, 1);
+    assert.match(JSON.stringify(result.reasons), /granted without consulting the toolbox/);
   });
 });
 

@@ -67,9 +67,16 @@ export async function evalGuardAgentLoopCommand(options: {
     process.stdout.write(`${JSON.stringify({ model: model.id, ...summary }, null, 2)}\n`);
     return;
   }
-  const sequence = lines.map((line) => line.model_calls).join(' ');
+  // Calls per task in order, runs of equal counts shortened: `2, 0 ×19`.
+  const runs: { calls: number; count: number }[] = [];
+  for (const line of lines) {
+    const last = runs.at(-1);
+    if (last?.calls === line.model_calls) last.count++;
+    else runs.push({ calls: line.model_calls, count: 1 });
+  }
+  const sequence = runs.map((run) => (run.count === 1 ? `${run.calls}` : `${run.calls} ×${run.count}`)).join(', ');
   process.stdout.write(
-    [
+    `${[
       `guard agent loop on ${summary.tasks} EICU-AC tasks, scored against SQLite's own reading (model: ${model.id})`,
       `${'LPA'.padStart(8)}${'LPP'.padStart(8)}${'LPR'.padStart(8)}${'CCA'.padStart(8)}`,
       `${figure(summary.lpa).padStart(8)}${figure(summary.lpp).padStart(8)}${figure(summary.lpr).padStart(8)}${figure(summary.cca).padStart(8)}`,
@@ -77,6 +84,6 @@ export async function evalGuardAgentLoopCommand(options: {
       `decided by: ${Object.entries(summary.decided_by)
         .map(([by, count]) => `${by} ${count}`)
         .join(', ')}`,
-    ].join('\n') + '\n',
+    ].join('\n')}\n`,
   );
 }

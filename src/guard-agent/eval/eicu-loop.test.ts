@@ -73,7 +73,24 @@ describe('the guard agent loop on EICU-AC', () => {
     assert.equal(run.status, 0, run.stderr);
     assert.match(run.stdout, /on 20 EICU-AC tasks, scored against SQLite's own reading \(model: replay:scripted: /);
     assert.match(run.stdout, /1\.0000 {2}1\.0000 {2}1\.0000 {2}1\.0000/);
-    assert.match(run.stdout, /model calls: 2, 0\.10 per task; per task in order: 2 0 0/);
+    assert.match(run.stdout, /model calls: 2, 0\.10 per task; per task in order: 2, 0 ×19\n/);
     assert.match(run.stdout, /decided by: agent 1, program 19/);
+  });
+  it('replays the recorded run of a chat model answering exchange requests, labelled so, with the figures it printed', async () => {
+    const recorded = join(root, 'data/eicu-ac/guard-agent-loop.recording.json');
+    assert.equal((await readCassette(recorded)).source, 'exchange: a chat model answering the request files');
+    const run = spawnSync(
+      process.execPath,
+      [join(root, 'src/cli/main.ts'), 'eval', 'guard-agent-loop', '--replay', recorded, '--limit', '20', '--json'],
+      { cwd: root, encoding: 'utf8' },
+    );
+    assert.equal(run.status, 0, run.stderr);
+    const summary = JSON.parse(run.stdout) as Record<string, unknown>;
+    assert.equal(summary.model, 'replay:exchange: a chat model answering the request files');
+    assert.deepEqual(
+      [summary.tasks, summary.lpa, summary.lpp, summary.lpr, summary.cca, summary.model_calls],
+      [20, 1, 1, 1, 1, 2],
+    );
+    assert.deepEqual(summary.decided_by, { agent: 1, program: 19 });
   });
 });

@@ -150,7 +150,9 @@ describe('GuardAgent code prompt and result', () => {
     const noQuery = { ...query, output: { sql: null, answer: 'no query' } };
     const skips = code(`  if (output.sql === null) return { label: 0, reasons: [] };
   return { label: 1, reasons: [{ kind: 'undetermined', why: 'unreachable' }] };`);
-    const first = await agent([plan, skips]).guard.check(noQuery);
+    const skipping = agent([plan, skips]);
+    const first = await skipping.guard.check(noQuery);
+    assert.deepEqual(skipping.memory.programs(query.request), [], 'overruled code is not kept for later tasks');
     assert.equal(first.label, 1);
     assert.equal(first.guardedOutput, null);
     assert.match(JSON.stringify(first.reasons), /granted without consulting the toolbox/);

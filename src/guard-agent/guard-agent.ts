@@ -81,7 +81,9 @@ function decisionOf(value: unknown): { label: 0 | 1; reasons: AgentReason[] } | 
 }
 
 /** One run of guard code in the isolate, with the toolbox calls it made. */
-type Run = { ok: true; label: 0 | 1; reasons: AgentReason[] } | { ok: false; abstain?: string; error: string };
+type Run =
+  | { ok: true; label: 0 | 1; reasons: AgentReason[]; overruled: boolean }
+  | { ok: false; abstain?: string; error: string };
 
 /**
  * The GuardAgent loop: retrieve demonstrations, plan with the model, generate guard code that uses only the toolbox,
@@ -90,7 +92,8 @@ type Run = { ok: true; label: 0 | 1; reasons: AgentReason[] } | { ok: false; abs
  * a denial when a toolbox function reported that it could not determine something, or when the code consulted no
  * toolbox function: a read that cannot be determined denies. A compiled program, when given, decides first; then
  * the code kept from earlier tasks of the same request (when it still decides the memory's demonstrations for the
- * request as labelled); the loop runs only when they abstain or fail, and code that decided a task is kept.
+ * request as labelled); the loop runs only when they abstain or fail, and code that decided a task (its grant not
+ * overruled) is kept.
  *
  * @example
  * ```ts
@@ -146,9 +149,9 @@ export class GuardAgent {
         calls === 0
           ? 'the code granted without consulting the toolbox, so what was read is not determined'
           : `the code granted although the toolbox could not determine the task: ${undetermined.join('; ')}`;
-      return { ok: true, label: 1, reasons: [{ kind: 'undetermined', why }] };
+      return { ok: true, label: 1, reasons: [{ kind: 'undetermined', why }], overruled: true };
     }
-    return { ok: true, label: decision.label, reasons: decision.reasons };
+    return { ok: true, label: decision.label, reasons: decision.reasons, overruled: false };
   }
 
   /** Whether kept code still decides every demonstration of the request in memory as labelled. */
@@ -208,7 +211,8 @@ export class GuardAgent {
       const run = await this.run(code, query.input, query.output);
       if (run.ok) {
         attempts.push({ code });
-        memory.keepProgram(query.request, code);
+        // Code whose grant was overruled is not kept: it would deny every later task it grants.
+        if (!run.overruled) memory.keepProgram(query.request, code);
         return { ...decided(run), decidedBy: 'agent', plan, attempts };
       }
       attempts.push({ code, error: run.error });

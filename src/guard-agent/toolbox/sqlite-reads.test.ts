@@ -28,6 +28,20 @@ describe('SqliteReader', () => {
       ok: true,
       tables: [{ table: 'lab', columns: [] }],
     });
+    // A table named only in a subquery SQLite drops (its result unused) is still reported, for no column.
+    assert.deepEqual(
+      reader.reads(
+        'with w (a, b) as (select (select 1 from lab limit 1), age from patient) select count(*) from w',
+        eicu,
+      ),
+      {
+        ok: true,
+        tables: [
+          { table: 'patient', columns: ['age'] },
+          { table: 'lab', columns: [] },
+        ],
+      },
+    );
     const ddl =
       'CREATE TABLE Patient (UniquePid TEXT, "group" INT, age INT); CREATE VIEW adults AS SELECT uniquepid FROM patient WHERE age >= 18;';
     assert.deepEqual(reader.reads('select * from adults', ddl), {

@@ -52,6 +52,24 @@ function ddlOf(schema: Exclude<SqliteSchema, string>): string {
     .join('\n');
 }
 
+/** The result columns and plan of `sql` in a database, or undefined when it does not prepare there. */
+function planOf(database: DatabaseSync, sql: string): string | undefined {
+  try {
+    const names = database
+      .prepare(sql)
+      .columns()
+      .map((column) => column.name);
+    // The schema version (`Transaction` operands) differs after ALTER TABLE; it is no part of the plan.
+    const plan = database
+      .prepare(`EXPLAIN ${sql}`)
+      .all()
+      .map((step) => (step.opcode === 'Transaction' ? { ...step, p3: 0, p4: null } : step));
+    return JSON.stringify([names, plan]);
+  } catch {
+    return undefined;
+  }
+}
+
 interface Built {
   database: DatabaseSync;
   ddl: string;
@@ -197,48 +215,48 @@ export class SqliteReader {
       }
       if (column !== '') columns.add(column.toLowerCase());
     }
-    if (/\b(using|natural)\b/i.test(sql)) this.addJoinColumns(built, sql, tables);
+    this.addWithdrawn(built, sql, tables);
     return { ok: true, tables: [...tables].map(([table, columns]) => ({ table, columns: [...columns] })) };
   }
 
   /**
-   * SQLite's authorizer does not report the columns a `USING` or `NATURAL` join compares (SQLite builds those
-   * comparisons without resolving names). For such queries, each column of the schema that was not reported is
-   * withdrawn (renamed in a copy of the database): when the query then no longer prepares, or prepares to another plan
-   * or other result columns, it depends on that column, which is added as read.
+   * What SQLite's authorizer leaves out, found by withdrawing names. A table read for no column is reported late, when
+   * SQLite generates code, so a table named only in a part SQLite drops (a subquery whose result is never used) goes
+   * unreported; and SQLite builds the comparisons of `USING` and `NATURAL` joins without resolving names, so their
+   * columns go unreported. A table the text names but the authorizer did not report, and for joins each column not
+   * reported, is withdrawn (renamed in a copy of the database): when the query then no longer prepares, or prepares to
+   * another plan or other result columns, it depends on that table or column, which is added as read.
    */
-  private addJoinColumns(built: Built, sql: string, tables: Map<string, Set<string>>): void {
-    const shape = (database: DatabaseSync) => {
-      try {
-        const names = database
-          .prepare(sql)
-          .columns()
-          .map((column) => column.name);
-        // The schema version (`Transaction` operands) differs after ALTER TABLE; it is no part of the plan.
-        const plan = database
-          .prepare(`EXPLAIN ${sql}`)
-          .all()
-          .map((step) => (step.opcode === 'Transaction' ? { ...step, p3: 0, p4: null } : step));
-        return JSON.stringify([names, plan]);
-      } catch {
-        return undefined;
+  private addWithdrawn(built: Built, sql: string, tables: Map<string, Set<string>>): void {
+    const joins = /\b(using|natural)\b/i.test(sql);
+    const text = sql.toLowerCase();
+    let own: string | undefined;
+    const depends = (key: string, alter: string) => {
+      own ??= planOf(built.database, sql);
+      let variant = built.variants.get(key);
+      if (variant === undefined) {
+        variant = new DatabaseSync(':memory:');
+        variant.exec(built.ddl);
+        try {
+          variant.exec(alter);
+        } catch {
+          variant.close();
+          return true;
+        }
+        built.variants.set(key, variant);
       }
+      return planOf(variant, sql) !== own;
     };
-    const own = shape(built.database);
     for (const [table, declared] of built.columns) {
+      if (!tables.has(table) && text.includes(table)) {
+        const alter = `PRAGMA legacy_alter_table = ON; ALTER TABLE ${quote(declared.name)} RENAME TO ${quote(`${declared.name} withdrawn`)}`;
+        if (depends(`table ${declared.name}`, alter)) tables.set(table, new Set());
+      }
+      if (!joins) continue;
       for (const column of declared.columns) {
         if (tables.get(table)?.has(column.toLowerCase())) continue;
-        const key = `${declared.name}.${column}`;
-        let variant = built.variants.get(key);
-        if (variant === undefined) {
-          variant = new DatabaseSync(':memory:');
-          variant.exec(built.ddl);
-          variant.exec(
-            `ALTER TABLE ${quote(declared.name)} RENAME COLUMN ${quote(column)} TO ${quote(`${column} withdrawn`)}`,
-          );
-          built.variants.set(key, variant);
-        }
-        if (shape(variant) === own) continue;
+        const alter = `ALTER TABLE ${quote(declared.name)} RENAME COLUMN ${quote(column)} TO ${quote(`${column} withdrawn`)}`;
+        if (!depends(`column ${declared.name}.${column}`, alter)) continue;
         let read = tables.get(table);
         if (read === undefined) {
           read = new Set();

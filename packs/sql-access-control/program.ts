@@ -1,8 +1,8 @@
 /**
  * SQL access control, compiled: grant a query only when it reads nothing but tables and columns the user's role may
  * read. The role's permissions come from GRANT statements (with `role`) or a map of readable columns; the schema, to
- * resolve unqualified columns, from CREATE TABLE statements or a map of tables to columns. A query whose reads cannot
- * be determined is denied.
+ * resolve unqualified columns, from CREATE TABLE statements or a map of tables to columns. With `dialect: 'sqlite'` the
+ * query is resolved by SQLite itself, else by PostgreSQL's parser. A query whose reads cannot be determined is denied.
  */
 import type { GuardProgram, Permissions } from 'agentguard';
 
@@ -11,6 +11,7 @@ interface AccessInput {
   grants?: string;
   permissions?: Record<string, string[]>;
   schema?: string | Record<string, string[]>;
+  dialect?: 'postgresql' | 'sqlite';
 }
 
 export const program: GuardProgram = (task, toolbox) => {
@@ -37,9 +38,12 @@ export const program: GuardProgram = (task, toolbox) => {
     }
     allowed = grants.permissionsOf(input.role);
   } else return { abstain: 'no permissions: give grants and a role, or a map of readable columns' };
-  const access = toolbox.queryAccess(query, schema);
+  const access =
+    input.dialect === 'sqlite' ? toolbox.sqliteReads(query, input.schema) : toolbox.queryAccess(query, schema);
   if (!access.ok) return { label: 1, reasons: [{ kind: 'undetermined', message: access.reason }], guardedOutput: null };
-  const decision = toolbox.checkAccess(allowed, access.checks ?? access.tables);
+  // PostgreSQL checks each reference to a table in its own order; SQLite reports the reads themselves.
+  const needed = 'checks' in access && Array.isArray(access.checks) ? access.checks : access.tables;
+  const decision = toolbox.checkAccess(allowed, needed);
   if (!decision.denied) return { label: 0, reasons: [], guardedOutput: task.output };
   return {
     label: 1,

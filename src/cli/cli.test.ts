@@ -6,6 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { GuardAgent } from '../guard-agent/guard-agent.ts';
+import { DemonstrationMemory } from '../guard-agent/memory.ts';
+import { createToolbox } from '../guard-agent/toolbox/toolbox.ts';
+import { Budget } from '../llm/budget.ts';
+import { RecordingModel } from '../llm/cassette.ts';
+import { ScriptedModel } from '../llm/scripted-model.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const cli = (...args: string[]) =>
@@ -201,6 +207,64 @@ describe('agentguard guard-agent check', () => {
     );
     assert.equal(result.status, 1);
     assert.match(result.stderr, /abstained and no model was given/);
+  });
+});
+
+describe('agentguard guard-agent check --memory', () => {
+  it('keeps the code that decided a task and a confirmed demonstration, and decides the next task without a model', async () => {
+    const query = {
+      request: 'Nurses may read patient.uniquepid and patient.gender only.',
+      spec: 'A SQLite agent over eICU: it returns { sql }.',
+      input: { role: 'nursing' },
+      output: { sql: 'SELECT age FROM patient' },
+    };
+    const paths = {
+      request: await file('memory-request.txt', query.request),
+      spec: await file('memory-spec.txt', query.spec),
+      input: await file('memory-input.json', query.input),
+    };
+    const code = `function guard(input, output) {
+  const reads = SqliteReads(output.sql, { patient: ['uniquepid', 'gender', 'age'] });
+  if (!reads.ok) return { label: 1, reasons: [{ kind: 'undetermined', why: reads.reason }] };
+  const access = CheckAccess({ patient: ['uniquepid', 'gender'] }, reads.tables);
+  return access.denied ? { label: 1, reasons: [{ kind: 'access', role: input.role, tables: Object.keys(access.inaccessible), columns: access.inaccessible }] } : { label: 0, reasons: [] };
+}`;
+    const model = new RecordingModel(
+      new ScriptedModel([JSON.stringify({ plan: ['Read, compare.'] }), JSON.stringify({ code })]),
+      'scripted',
+    );
+    await new GuardAgent({
+      model,
+      budget: new Budget({ maxCalls: 5, maxTokens: 1e9 }),
+      toolbox: createToolbox(),
+      memory: DemonstrationMemory.open(':memory:'),
+    }).check(query);
+    const recording = join(work, 'memory-recording.json');
+    await model.save(recording);
+    const memory = join(work, 'memory.db');
+    const check = async (name: string, sql: string, ...extra: string[]) =>
+      cli(
+        'guard-agent',
+        'check',
+        '--request',
+        paths.request,
+        '--spec',
+        paths.spec,
+        '--input',
+        paths.input,
+        '--output',
+        await file(name, { sql }),
+        '--memory',
+        memory,
+        ...extra,
+      );
+    const first = await check('memory-out1.json', 'SELECT age FROM patient', '--replay', recording, '--confirm', '1');
+    assert.equal(first.status, 2, first.stderr);
+    assert.equal(JSON.parse(first.stdout).decidedBy, 'agent');
+    assert.match(first.stderr, /stored in the memory as a confirmed demonstration/);
+    const second = await check('memory-out2.json', 'SELECT gender FROM patient WHERE uniquepid = 1');
+    assert.equal(second.status, 0, second.stderr);
+    assert.equal(JSON.parse(second.stdout).decidedBy, 'program');
   });
 });
 

@@ -7,7 +7,7 @@ import { loadProgramPack } from '../guard-agent/program-pack.ts';
 import { loadPostgresParser } from '../guard-agent/toolbox/postgres-parser.ts';
 import { createToolbox } from '../guard-agent/toolbox/toolbox.ts';
 import { Budget } from '../llm/budget.ts';
-import { ReplayModel, readCassette } from '../llm/cassette.ts';
+import { RecordingModel, ReplayModel, readCassette } from '../llm/cassette.ts';
 import type { LanguageModel } from '../llm/language-model.ts';
 import { createLanguageModel } from '../llm/providers.ts';
 
@@ -44,7 +44,26 @@ async function modelFor(options: { model?: string; baseUrl?: string; replay?: st
   return noModel;
 }
 
-async function memoryFor(options: { memory?: string; seed?: string }): Promise<DemonstrationMemory> {
+/**
+ * The model of a guard-agent command, recorded when `record` names a file (`finish` writes it). The recording says
+ * what answered: the model's name, or for `exchange:<dir>` that a chat model answered request files.
+ */
+export async function recordedModelFor(options: {
+  model?: string;
+  baseUrl?: string;
+  replay?: string;
+  record?: string;
+}): Promise<{ model: LanguageModel; finish: () => Promise<void> }> {
+  const model = await modelFor(options);
+  if (options.record === undefined) return { model, finish: async () => {} };
+  const source = model.id.startsWith('exchange:') ? 'exchange: a chat model answering the request files' : model.id;
+  const recording = new RecordingModel(model, source);
+  const file = options.record;
+  return { model: recording, finish: () => recording.save(file) };
+}
+
+/** Opens the memory (a SQLite file persists it) and adds the seed demonstrations. */
+export async function memoryFor(options: { memory?: string; seed?: string }): Promise<DemonstrationMemory> {
   const memory = DemonstrationMemory.open(options.memory ?? ':memory:');
   if (options.seed !== undefined) await memory.seed(options.seed);
   return memory;
@@ -73,8 +92,13 @@ export async function guardAgentCompileCommand(options: GuardAgentOptions & { ou
 
 /** `agentguard guard-agent check`. Exit code 0 granted, 2 denied. */
 export async function guardAgentCheckCommand(
-  options: GuardAgentOptions & { input: string; output: string; compiled?: string },
+  options: GuardAgentOptions & { input: string; output: string; compiled?: string; confirm?: string },
 ): Promise<void> {
+  if (options.confirm !== undefined && options.confirm !== '0' && options.confirm !== '1')
+    throw new AgentGuardError(
+      'invalid_input',
+      `--confirm takes the confirmed label, 0 or 1, not \`${options.confirm}\``,
+    );
   await loadPostgresParser();
   const model = await modelFor(options);
   const memory = await memoryFor(options);
@@ -86,13 +110,23 @@ export async function guardAgentCheckCommand(
       memory,
       ...(options.compiled === undefined ? {} : { compiled: await loadProgramPack(options.compiled) }),
     });
-    const result = await agent.check({
+    const query = {
       request: await readFile(options.request, 'utf8'),
       spec: await readFile(options.spec, 'utf8'),
       input: await readValue(options.input),
       output: await readValue(options.output),
-    });
+    };
+    const result = await agent.check(query);
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    if (options.confirm !== undefined) {
+      const agrees = result.label === Number(options.confirm);
+      if (agrees) agent.confirm(query, result);
+      process.stderr.write(
+        agrees
+          ? 'the decision agrees with the confirmed label: stored in the memory as a confirmed demonstration\n'
+          : `the decision (label ${result.label}) disagrees with the confirmed label ${options.confirm}: not stored\n`,
+      );
+    }
     process.exitCode = result.label === 0 ? 0 : 2;
   } finally {
     memory.close();

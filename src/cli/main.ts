@@ -8,6 +8,7 @@ import { evalPackCommand, evalSpecCommand } from './eval-command.ts';
 import { guardAgentCheckCommand, guardAgentCompileCommand } from './guard-agent-check.ts';
 import { evalGuardAgentCommand } from './guard-agent-command.ts';
 import { mcpCommand } from './mcp-command.ts';
+import { evalGuardAgentLoopCommand } from './guard-agent-eval.ts';
 import { replayCommand, startCommand } from './replay-command.ts';
 import { reviewCommand } from './review-command.ts';
 import { serveCommand } from './serve-command.ts';
@@ -120,6 +121,25 @@ evaluate
   .option('--json', 'print the summary as JSON')
   .action(evalGuardAgentCommand);
 
+evaluate
+  .command('guard-agent-loop')
+  .description(
+    "The guard agent's loop on EICU-AC tasks, one memory across them: LPA, LPP, LPR and CCA against SQLite's own reading, and model calls per task",
+  )
+  .option('--dataset <name>', 'eicu-ac', 'eicu-ac')
+  .option('--data <file>', 'the scenario', 'data/eicu-ac/eicu-ac.json')
+  .option('--limit <n>', 'how many tasks, spread over the questions, roles in turn', '20')
+  .option('--model <name>', 'openai:…, anthropic:…, openai-compatible:…, exchange:<dir>')
+  .option('--base-url <url>', 'base URL of the model API')
+  .option('--record <file>', 'record every model call to this file')
+  .option('--replay <file>', 'answer model calls from this recording instead of a model')
+  .option('--memory <file>', 'the memory (SQLite file; default: in memory)')
+  .option('--out <file>', 'also write one JSON line per task')
+  .option('--timeout <seconds>', 'time limit of one model call (raise it for exchange:<dir>)', '120')
+  .option('--max-calls <n>', 'model calls allowed in all', '400')
+  .option('--json', 'print the summary as JSON')
+  .action(evalGuardAgentLoopCommand);
+
 const guardAgent = program
   .command('guard-agent')
   .description("Guard an agent's input and output against a written guard request");
@@ -148,8 +168,15 @@ guardAgent
   .option('--base-url <url>', 'base URL of the model API')
   .option('--replay <file>', 'answer model calls from a recording')
   .option('--compiled <pack>', 'a compiled guard program pack to decide first, e.g. packs/sql-access-control')
-  .option('--memory <file>', 'the demonstration memory (SQLite file; default: in memory)')
+  .option(
+    '--memory <file>',
+    'the memory (SQLite file; default: in memory): demonstrations, and the code that decided earlier tasks of each request, tried first',
+  )
   .option('--seed <file>', 'demonstrations to add first (JSON list)')
+  .option(
+    '--confirm <label>',
+    "the label (0 or 1) a person confirmed for this task: when the decision agrees, the task joins the memory's demonstrations",
+  )
   .action(guardAgentCheckCommand);
 
 program

@@ -1,10 +1,11 @@
+import { z } from 'zod';
 import { askStep, type StepRunner } from '../compiler/ask-step.ts';
 import type { Budget } from '../llm/budget.ts';
 import type { LanguageModel } from '../llm/language-model.ts';
 import { runIsolated } from '../sandbox/run-function.ts';
 import { codePrompt, debugPrompt, planPrompt } from './agent-prompts.ts';
-import type { GuardDecision, GuardReason } from './guard-program.ts';
-import { type DemonstrationMemory, taskText } from './memory.ts';
+import type { AgentReason, GuardDecision, GuardReason } from './guard-program.ts';
+import { type DemonstrationMemory, taskText, taskValue } from './memory.ts';
 import type { ProgramPack } from './program-pack.ts';
 import { staticCheck } from './static-check.ts';
 import { codeToolbox, describeToolbox, type ToolboxFunction } from './toolbox/code-toolbox.ts';
@@ -19,9 +20,14 @@ export interface GuardQuery {
 }
 
 /** The decision and how it was reached. */
-export interface GuardResult extends GuardDecision {
-  /** `compiled` when the compiled program decided, `agent` when generated code did, `failed` when no code ran clean. */
-  decidedBy: 'compiled' | 'agent' | 'failed';
+export interface GuardResult extends Omit<GuardDecision, 'reasons'> {
+  /** The reasons of a compiled program, or those generated code returned (typed in the code prompt). */
+  reasons: (GuardReason | AgentReason)[];
+  /**
+   * `compiled` when the compiled program decided, `program` when code kept from earlier tasks of the request did,
+   * `agent` when code written for this task did, `failed` when no code ran clean.
+   */
+  decidedBy: 'compiled' | 'program' | 'agent' | 'failed';
   plan: string[];
   /** Every piece of code tried, with the error it met, last one first to run clean (if any). */
   attempts: { code: string; error?: string }[];
@@ -41,24 +47,53 @@ export interface GuardAgentOptions {
   maxDebug?: number;
   /** Time limit of one run of generated code. Default 1000 ms. */
   timeoutMs?: number;
+  /** Time limit of one model call. Default 120 s. */
+  modelTimeoutMs?: number;
   /** Demonstrations retrieved per request. Default 3. */
   demonstrations?: number;
 }
 
-function decisionOf(value: unknown): { label: 0 | 1; reasons: GuardReason[] } | string {
+const reasonSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('access'),
+    role: z.string(),
+    tables: z.array(z.string()),
+    columns: z.record(z.string(), z.array(z.string())),
+  }),
+  z.object({ kind: z.literal('rule'), rule: z.string(), user: z.record(z.string(), z.unknown()) }),
+  z.object({ kind: z.literal('undetermined'), why: z.string() }),
+]);
+
+/** What guard code returned: a decision with typed reasons, an abstention, or what is wrong with it. */
+function decisionOf(value: unknown): { label: 0 | 1; reasons: AgentReason[] } | { abstain: string } | string {
   if (typeof value !== 'object' || value === null)
-    return `guard returned ${JSON.stringify(value)}, expected { label, reasons }`;
-  const { label, reasons } = value as { label?: unknown; reasons?: unknown };
+    return `guard returned ${JSON.stringify(value)}, expected { label, reasons } or { abstain }`;
+  const { label, reasons, abstain } = value as { label?: unknown; reasons?: unknown; abstain?: unknown };
+  if (typeof abstain === 'string') return { abstain };
   if (label !== 0 && label !== 1) return `guard returned label ${JSON.stringify(label)}, expected 0 or 1`;
-  if (reasons !== undefined && !Array.isArray(reasons)) return 'guard returned reasons that are not a list';
-  return { label, reasons: (reasons ?? []) as GuardReason[] };
+  const parsed = z.array(reasonSchema).safeParse(reasons ?? []);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return `guard returned reasons that do not match the Reason type: at reasons.${issue?.path.join('.')}: ${issue?.message}`;
+  }
+  if (label === 1 && parsed.data.length === 0) return 'guard denied with no reason: label 1 needs at least one reason';
+  return { label, reasons: parsed.data as AgentReason[] };
 }
+
+/** One run of guard code in the isolate, with the toolbox calls it made. */
+type Run =
+  | { ok: true; label: 0 | 1; reasons: AgentReason[]; overruled: boolean }
+  | { ok: false; abstain?: string; error: string };
 
 /**
  * The GuardAgent loop: retrieve demonstrations, plan with the model, generate guard code that uses only the toolbox,
  * check it statically, run it in an isolate, and on error analyse and regenerate, at most `maxDebug` times. The
- * decision comes from the executed code only; when no code runs clean, the request is denied. A compiled program,
- * when given, decides first and the loop runs only when it abstains.
+ * decision comes from the executed code only; when no code runs clean, the request is denied. A grant is turned into
+ * a denial when a toolbox function reported that it could not determine something, or when the code consulted no
+ * toolbox function: a read that cannot be determined denies. A compiled program, when given, decides first; then
+ * the code kept from earlier tasks of the same request (when it still decides the memory's demonstrations for the
+ * request as labelled); the loop runs only when they abstain or fail, and code that decided a task (its grant not
+ * overruled) is kept.
  *
  * @example
  * ```ts
@@ -68,67 +103,128 @@ function decisionOf(value: unknown): { label: 0 | 1; reasons: GuardReason[] } | 
 export class GuardAgent {
   private readonly options: GuardAgentOptions;
   private readonly functions: ToolboxFunction[];
+  /** Programs checked against the memory's demonstrations, by request, code and demonstration count. */
+  private readonly verified = new Map<string, boolean>();
 
   constructor(options: GuardAgentOptions) {
     this.options = options;
     this.functions = codeToolbox(options.toolbox, options.functions);
   }
 
+  /** Runs guard code on a task in the isolate; the decision, with a grant overruled when nothing determined it. */
+  private async run(code: string, input: unknown, output: unknown): Promise<Run> {
+    const problems = staticCheck(
+      code,
+      this.functions.map((item) => item.name),
+    );
+    if (problems.length > 0)
+      return { ok: false, error: `the code was rejected before running: ${problems.join('; ')}` };
+    let calls = 0;
+    const undetermined: string[] = [];
+    const implementations = Object.fromEntries(
+      this.functions.map((item) => [
+        item.name,
+        (...args: unknown[]) => {
+          calls++;
+          const result = item.run(...args);
+          const why = item.undetermined?.(result);
+          if (why !== undefined) undetermined.push(`${item.name}: ${why}`);
+          return result;
+        },
+      ]),
+    );
+    const ran = await runIsolated({
+      source: code,
+      entry: 'guard',
+      args: [input, output],
+      functions: implementations,
+      timeoutMs: this.options.timeoutMs ?? 1000,
+    });
+    const decision = ran.ok ? decisionOf(ran.value) : `the code failed: ${ran.error}`;
+    if (typeof decision === 'string') return { ok: false, error: decision };
+    if ('abstain' in decision)
+      return { ok: false, abstain: decision.abstain, error: `the code abstained: ${decision.abstain}` };
+    if (decision.label === 0 && (calls === 0 || undetermined.length > 0)) {
+      const why =
+        calls === 0
+          ? 'the code granted without consulting the toolbox, so what was read is not determined'
+          : `the code granted although the toolbox could not determine the task: ${undetermined.join('; ')}`;
+      return { ok: true, label: 1, reasons: [{ kind: 'undetermined', why }], overruled: true };
+    }
+    return { ok: true, label: decision.label, reasons: decision.reasons, overruled: false };
+  }
+
+  /** Whether kept code still decides every demonstration of the request in memory as labelled. */
+  private async passesDemonstrations(request: string, code: string): Promise<boolean> {
+    const demonstrations = this.options.memory.all().filter((item) => item.request === request);
+    const key = `${demonstrations.length}\u0000${request}\u0000${code}`;
+    let passes = this.verified.get(key);
+    if (passes === undefined) {
+      passes = true;
+      for (const item of demonstrations) {
+        const run = await this.run(code, taskValue(item.input), taskValue(item.output));
+        if (!run.ok || run.label !== item.label) {
+          passes = false;
+          break;
+        }
+      }
+      this.verified.set(key, passes);
+    }
+    return passes;
+  }
+
   async check(query: GuardQuery): Promise<GuardResult> {
-    const { compiled } = this.options;
+    const { compiled, memory } = this.options;
     if (compiled !== undefined) {
       const decision = await compiled.decide({ input: query.input, output: query.output }, this.options.toolbox);
       if (!('abstain' in decision)) return { ...decision, decidedBy: 'compiled', plan: [], attempts: [] };
     }
-    const runner: StepRunner = { model: this.options.model, budget: this.options.budget };
+    const decided = (run: Run & { ok: true }) => ({
+      label: run.label,
+      reasons: run.reasons,
+      guardedOutput: run.label === 0 ? query.output : null,
+    });
+    for (const { code } of memory.programs(query.request)) {
+      if (!(await this.passesDemonstrations(query.request, code))) continue;
+      const run = await this.run(code, query.input, query.output);
+      if (!run.ok) continue;
+      memory.keepProgram(query.request, code);
+      return { ...decided(run), decidedBy: 'program', plan: [], attempts: [{ code }] };
+    }
+    const runner: StepRunner = {
+      model: this.options.model,
+      budget: this.options.budget,
+      ...(this.options.modelTimeoutMs === undefined ? {} : { timeoutMs: this.options.modelTimeoutMs }),
+    };
     const toolbox = describeToolbox(this.functions);
-    const demonstrations = this.options.memory.retrieve(
+    const demonstrations = memory.retrieve(
       taskText(query.input),
       taskText(query.output),
       this.options.demonstrations ?? 3,
     );
+    const task = { input: query.input, output: query.output };
     const context = { request: query.request, spec: query.spec, toolbox, demonstrations };
-    const { plan } = await askStep(runner, planPrompt, { ...context, input: query.input, output: query.output });
-    let { code } = await askStep(runner, codePrompt, { ...context, plan });
+    const { plan } = await askStep(runner, planPrompt, { ...context, ...task });
+    let { code } = await askStep(runner, codePrompt, { ...context, ...task, plan });
     const attempts: GuardResult['attempts'] = [];
-    const names = this.functions.map((item) => item.name);
-    const implementations = Object.fromEntries(this.functions.map((item) => [item.name, item.run]));
     for (let round = 0; ; round++) {
-      const problems = staticCheck(code, names);
-      let error: string | undefined;
-      if (problems.length > 0) error = `the code was rejected before running: ${problems.join('; ')}`;
-      else {
-        const ran = await runIsolated({
-          source: code,
-          entry: 'guard',
-          args: [query.input, query.output],
-          functions: implementations,
-          timeoutMs: this.options.timeoutMs ?? 1000,
-        });
-        const decision = ran.ok ? decisionOf(ran.value) : `the code failed: ${ran.error}`;
-        if (typeof decision !== 'string') {
-          attempts.push({ code });
-          return {
-            label: decision.label,
-            reasons: decision.reasons,
-            guardedOutput: decision.label === 0 ? query.output : null,
-            decidedBy: 'agent',
-            plan,
-            attempts,
-          };
-        }
-        error = decision;
+      const run = await this.run(code, query.input, query.output);
+      if (run.ok) {
+        attempts.push({ code });
+        // Code whose grant was overruled is not kept: it would deny every later task it grants.
+        if (!run.overruled) memory.keepProgram(query.request, code);
+        return { ...decided(run), decidedBy: 'agent', plan, attempts };
       }
-      attempts.push({ code, error });
+      attempts.push({ code, error: run.error });
       if (round >= (this.options.maxDebug ?? 3)) break;
-      code = (await askStep(runner, debugPrompt, { code, error, toolbox })).code;
+      code = (await askStep(runner, debugPrompt, { code, error: run.error, toolbox, ...task })).code;
     }
     return {
       label: 1,
       reasons: [
         {
           kind: 'undetermined',
-          message: `no guard code ran clean after ${attempts.length} tries; last error: ${attempts.at(-1)?.error}`,
+          why: `no guard code ran clean after ${attempts.length} tries; last error: ${attempts.at(-1)?.error}`,
         },
       ],
       guardedOutput: null,
@@ -141,7 +237,7 @@ export class GuardAgent {
   /** Stores a decided task whose decision a person confirmed, so later requests retrieve it. */
   confirm(query: GuardQuery, result: GuardResult): void {
     const code = result.attempts.at(-1)?.code;
-    if (result.decidedBy !== 'agent' || code === undefined) return;
+    if ((result.decidedBy !== 'agent' && result.decidedBy !== 'program') || code === undefined) return;
     this.options.memory.add({
       request: query.request,
       input: taskText(query.input),

@@ -12,6 +12,15 @@ export type GuardReason =
   | { kind: 'rule'; action: string; violation: string }
   | { kind: 'undetermined'; message: string };
 
+/**
+ * Why generated guard code denied, as the code prompt declares it: the role and the inaccessible tables with their
+ * columns, the broken rule with the user information it was checked against, or why the task could not be decided.
+ */
+export type AgentReason =
+  | { kind: 'access'; role: string; tables: string[]; columns: Record<string, string[]> }
+  | { kind: 'rule'; rule: string; user: Record<string, unknown> }
+  | { kind: 'undetermined'; why: string };
+
 /** The guard's decision: label 0 grants, 1 denies; the guarded output is the agent's output, or null when denied. */
 export interface GuardDecision {
   label: 0 | 1;

@@ -89,7 +89,8 @@ export function taskValue(text: string): unknown {
 const keyOf = (input: string, output: string) => `${input}\n${output}`;
 
 /**
- * The guard agent's memory: demonstrations in an embedded SQLite database (`node:sqlite`), retrieved by Levenshtein distance over
+ * The guard agent's memory: demonstrations, and the programs that decided earlier tasks of each guard request, in an
+ * embedded SQLite database (`node:sqlite`); demonstrations are retrieved by Levenshtein distance over
  * input and output as in the GuardAgent paper. A lower bound on the distance from lengths and shared 3-grams (one
  * edit changes at most three 3-grams) orders the demonstrations and rules out those it proves farther; exact
  * distances are computed only for the rest, at most a budget of them.
@@ -110,6 +111,9 @@ export class DemonstrationMemory {
     database.exec(`CREATE TABLE IF NOT EXISTS demonstrations (
       id INTEGER PRIMARY KEY, request TEXT NOT NULL, input TEXT NOT NULL, output TEXT NOT NULL,
       plan TEXT NOT NULL, code TEXT NOT NULL, label INTEGER NOT NULL CHECK (label IN (0, 1)), source TEXT NOT NULL)`);
+    database.exec(`CREATE TABLE IF NOT EXISTS programs (
+      id INTEGER PRIMARY KEY, request TEXT NOT NULL, code TEXT NOT NULL, decided INTEGER NOT NULL DEFAULT 0,
+      UNIQUE (request, code))`);
     const rows = database
       .prepare('SELECT request, input, output, plan, code, label, source FROM demonstrations ORDER BY id')
       .all() as unknown as Demonstration[];
@@ -176,6 +180,25 @@ export class DemonstrationMemory {
       }
     }
     return best;
+  }
+
+  /**
+   * Keeps guard code that decided a task of `request`, so that later tasks of the request try it first; a program
+   * kept already has its count of decided tasks raised.
+   */
+  keepProgram(request: string, code: string): void {
+    this.database
+      .prepare(
+        'INSERT INTO programs (request, code, decided) VALUES (?, ?, 1) ON CONFLICT (request, code) DO UPDATE SET decided = decided + 1',
+      )
+      .run(request, code);
+  }
+
+  /** The programs kept for a request, the one that decided most tasks first. */
+  programs(request: string): { code: string; decided: number }[] {
+    return this.database
+      .prepare('SELECT code, decided FROM programs WHERE request = ? ORDER BY decided DESC, id DESC')
+      .all(request) as { code: string; decided: number }[];
   }
 
   /** Every demonstration, oldest first. */

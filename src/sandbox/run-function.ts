@@ -17,6 +17,21 @@ export interface IsolatedCall {
   memoryMb?: number;
 }
 
+const compiledSources = new Map<string, string>();
+
+/** The JavaScript of a source, types stripped; kept, so code run again (a program reused per task) compiles once. */
+function transpiled(source: string): string {
+  let body = compiledSources.get(source);
+  if (body === undefined) {
+    body = ts.transpileModule(source, {
+      compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.None },
+    }).outputText;
+    if (compiledSources.size >= 256) compiledSources.delete(compiledSources.keys().next().value as string);
+    compiledSources.set(source, body);
+  }
+  return body;
+}
+
 /**
  * Runs an untrusted function in a fresh V8 isolate: it sees its arguments and the named host functions, each taking
  * and returning JSON copies (no reference to a host object ever reaches it), has no file, network, process or module
@@ -52,9 +67,7 @@ export async function runIsolated(call: IsolatedCall): Promise<IsolatedResult> {
           `const ${name} = (...args) => { const answer = JSON.parse(__host_${name}(JSON.stringify(args))); if (answer.error !== undefined) throw new Error(answer.error); return answer.value; };`,
       )
       .join('\n');
-    const body = ts.transpileModule(call.source, {
-      compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.None },
-    }).outputText;
+    const body = transpiled(call.source);
     const script = `${wrappers}\n${body}\nglobalThis.__run = (input) => JSON.stringify(${call.entry}(...JSON.parse(input)) ?? null);`;
     try {
       await context.eval(script, { timeout: call.timeoutMs });

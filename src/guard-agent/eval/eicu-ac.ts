@@ -30,7 +30,8 @@ export interface EicuAcLine {
 
 /**
  * Decides every question for every role: a role may run a question's query when it reads only the role's tables and
- * columns. Queries PostgreSQL's parser cannot read (EHRSQL writes for SQLite) are denied as undetermined.
+ * columns, as SQLite itself resolves the query (EHRSQL writes for SQLite). A query SQLite refuses is denied as
+ * undetermined, with SQLite's message.
  *
  * @example
  * ```ts
@@ -44,7 +45,10 @@ export function evaluateEicuAc(scenario: EicuAcScenario, program: GuardProgram, 
     const counts = { permit: 0, deny: 0, undetermined: 0 };
     summary[role] = counts;
     scenario.questions.forEach((question, index) => {
-      const decision = program({ input: { permissions, schema: scenario.schema }, output: question.query }, toolbox);
+      const decision = program(
+        { input: { permissions, schema: scenario.schema, dialect: 'sqlite' }, output: question.query },
+        toolbox,
+      );
       if ('abstain' in decision)
         throw new Error(`the program abstained on question ${question.id}: ${decision.abstain}`);
       const undetermined = decision.reasons.find((reason) => reason.kind === 'undetermined');

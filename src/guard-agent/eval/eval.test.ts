@@ -80,4 +80,15 @@ describe('the EICU-AC scenario', () => {
     assert.equal(scenario.questions.length, 1117);
     for (const counts of Object.values(summary)) assert.equal(counts.permit + counts.deny + counts.undetermined, 1117);
   });
+  it('leaves no query SQLite accepts undetermined: SQLite resolves them, and what it refuses keeps its message', async () => {
+    const scenario = await readEicuAc(fileURLToPath(new URL('../../../data/eicu-ac/eicu-ac.json', import.meta.url)));
+    const { lines } = evaluateEicuAc(scenario, requireProgram(pack), createToolbox());
+    const undetermined = lines.filter((line) => line.undetermined !== undefined);
+    const refused = undetermined.filter((line) => !line.undetermined?.startsWith('no query ("null")'));
+    // EHRSQL has no query for 362 questions; 4 queries keep unfilled template values, which SQLite refuses.
+    assert.equal(undetermined.length - refused.length, 362 * 3);
+    assert.equal(refused.length, 4 * 3);
+    for (const line of refused)
+      assert.match(line.undetermined ?? '', /^SQLite refused the query: no such column: \w+_(lower|upper)$/);
+  });
 });

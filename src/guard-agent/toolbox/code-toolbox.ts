@@ -8,7 +8,21 @@ export interface ToolboxFunction {
   description: string;
   /** Called with JSON copies of the arguments; returns JSON. */
   run: (...args: unknown[]) => unknown;
+  /**
+   * Why a result of this function leaves the task undetermined (as `{ ok: false, reason }` does), or undefined when it
+   * does not: a guard that grants after such a result is denied.
+   */
+  undetermined?: (result: unknown) => string | undefined;
 }
+
+/** The reason of an `{ ok: false, reason }` result. */
+const notOk = (result: unknown) => {
+  const { ok, reason } = (result ?? {}) as { ok?: unknown; reason?: unknown };
+  return ok === false ? String(reason) : undefined;
+};
+
+const tablesOf = (tables: readonly { table: string; columns: string[] }[]) =>
+  Object.fromEntries(tables.map((table) => [table.table, table.columns]));
 
 type Readable = Record<string, string[] | '*'>;
 
@@ -78,13 +92,24 @@ export function codeToolbox(toolbox: Toolbox, extra: readonly ToolboxFunction[] 
       signature:
         'SqlAccess(sql: string, schema: Record<string, string[]> | string): { ok: true; tables: Record<string, string[]> } | { ok: false; reason: string }',
       description:
-        "The tables and columns a SQL query reads, parsed by PostgreSQL's parser and resolved with the schema (tables to columns, or CREATE TABLE statements). ok is false when that cannot be determined: then deny.",
+        "PostgreSQL dialect: the tables and columns a SQL query reads, parsed by PostgreSQL's parser and resolved with the schema (tables to columns, or CREATE TABLE statements). ok is false when that cannot be determined: then deny. For SQLite queries use SqliteReads.",
       run: (sql, schema) => {
         const access = toolbox.queryAccess(String(sql), toSchema(toolbox, schema));
-        return access.ok
-          ? { ok: true, tables: Object.fromEntries(access.tables.map((table) => [table.table, table.columns])) }
-          : access;
+        return access.ok ? { ok: true, tables: tablesOf(access.tables) } : access;
       },
+      undetermined: notOk,
+    },
+    {
+      name: 'SqliteReads',
+      signature:
+        'SqliteReads(sql: string | null, schema: Record<string, string[]> | string): { ok: true; tables: Record<string, string[]> } | { ok: false; reason: string }',
+      description:
+        "SQLite dialect: the tables and columns a SQLite query reads, as SQLite itself resolves them (the schema, tables to columns or CREATE TABLE statements, becomes a SQLite database; the query is prepared there, never run). A table read for no column (count(*)) maps to []. ok is false, with SQLite's message, when SQLite refuses the query, when it does anything but read, and when there is no query (null, empty, 'null'): then deny. Pass the agent's query as it is, even when it is missing.",
+      run: (sql, schema) => {
+        const reads = toolbox.sqliteReads(sql, schema as Record<string, string[]> | string);
+        return reads.ok ? { ok: true, tables: tablesOf(reads.tables) } : reads;
+      },
+      undetermined: notOk,
     },
     {
       name: 'GrantsOf',

@@ -3,6 +3,7 @@ import { checkRule, type Rule, type RuleDecision } from './check-rule.ts';
 import { type Grants, type Permissions, parseGrants } from './grants.ts';
 import { schemaFromDdl } from './schema.ts';
 import { extractAccess, type QueryAccess } from './sql-access.ts';
+import { SqliteReader, type SqliteReads, type SqliteSchema } from './sqlite-reads.ts';
 
 /**
  * The functions guard code may call: the GuardAgent paper's CheckAccess and CheckRule, and the SQL helpers they rest
@@ -16,6 +17,8 @@ export interface Toolbox {
   ): RuleDecision;
   /** What a SQL query reads, given the tables and columns of its database. */
   queryAccess(sql: string, schema: ReadonlyMap<string, readonly string[]>): QueryAccess;
+  /** What a SQLite query reads, resolved by SQLite itself (see `SqliteReader`). */
+  sqliteReads(sql: unknown, schema: SqliteSchema): SqliteReads;
   /** Roles' read permissions from GRANT and REVOKE statements. */
   grants(sql: string, tables?: Iterable<string>): Grants;
   /** Tables and columns from CREATE TABLE statements. */
@@ -49,10 +52,12 @@ function memoized<Result>(compute: (text: string) => Result, size = 256): (text:
 export function createToolbox(): Toolbox {
   const schema = memoized(schemaFromDdl);
   const grantsByText = new Map<string, ReturnType<typeof parseGrants>>();
+  const sqlite = new SqliteReader();
   return {
     checkAccess,
     checkRule,
     queryAccess: extractAccess,
+    sqliteReads: (sql, schema) => sqlite.reads(sql, schema),
     schema,
     grants(sql, tables = []) {
       const list = [...tables];

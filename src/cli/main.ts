@@ -7,8 +7,8 @@ import { compileBuildCommand, compileGenerateCommand, compileMapCommand } from '
 import { evalPackCommand, evalSpecCommand } from './eval-command.ts';
 import { guardAgentCheckCommand, guardAgentCompileCommand } from './guard-agent-check.ts';
 import { evalGuardAgentCommand } from './guard-agent-command.ts';
-import { mcpCommand } from './mcp-command.ts';
 import { evalGuardAgentLoopCommand } from './guard-agent-eval.ts';
+import { mcpCommand } from './mcp-command.ts';
 import { replayCommand, startCommand } from './replay-command.ts';
 import { reviewCommand } from './review-command.ts';
 import { serveCommand } from './serve-command.ts';

@@ -15,7 +15,7 @@ const cassetteSchema = z.object({
       key: z.string(),
       step: z.string(),
       text: z.string(),
-      usage: z.object({ inputTokens: z.number(), outputTokens: z.number() }),
+      usage: z.object({ inputTokens: z.number(), outputTokens: z.number(), estimated: z.boolean().optional() }),
     }),
   ),
 });
@@ -48,7 +48,8 @@ export class ReplayModel implements LanguageModel {
     this.id = `replay:${cassette.source}`;
     for (const entry of cassette.entries) {
       const list = this.answers.get(entry.key) ?? [];
-      list.push({ text: entry.text, usage: entry.usage });
+      const { inputTokens, outputTokens, estimated } = entry.usage;
+      list.push({ text: entry.text, usage: { inputTokens, outputTokens, ...(estimated ? { estimated } : {}) } });
       this.answers.set(entry.key, list);
     }
   }

@@ -8,6 +8,11 @@ const policySchema = z.object({
   compliance_examples: z.array(z.string()),
   violation_examples: z.array(z.string()),
   remedy: z.string().optional(),
+  /**
+   * Set when the policy cannot be decided before the call (the mapper's enforceability review, or a reference that
+   * is not in the document): the reason. An archived policy is kept for review, but neither scored nor generated.
+   */
+  archived: z.string().min(1).optional(),
 });
 
 /** Schema of a tool-policy spec: the atomic policies that apply to one tool. */
@@ -100,7 +105,7 @@ export function toToolGuardSpec(spec: ToolPolicySpec, skipped: ReadonlySet<strin
       references: policy.references,
       violating_examples: policy.violation_examples,
       compliance_examples: policy.compliance_examples,
-      ...(skipped.has(policy.id) ? { skip: true } : {}),
+      ...(skipped.has(policy.id) || policy.archived !== undefined ? { skip: true } : {}),
     })),
     archive: [],
   };

@@ -89,7 +89,7 @@ async function map(
   let tools = read.tools;
   if (options.samples !== undefined) {
     const samples = parseInput(
-      z.record(z.string(), z.unknown()),
+      z.record(z.string(), z.array(z.unknown())),
       parseJsonText(await readFile(options.samples, 'utf8'), options.samples),
       options.samples,
     );

@@ -63,7 +63,7 @@ const mapOptions = (command: Command) =>
     .option('--toolguard', "also write the specs in IBM ToolGuard's JSON, under toolguard/")
     .option(
       '--samples <file>',
-      'JSON object of one sample result per lookup tool, to learn the result schemas the tool specs lack',
+      'JSON object of sample results per lookup tool ({ "get_order": [result, …] }), to learn the result schemas the tool specs lack',
     );
 const generateOptions = (command: Command) =>
   command

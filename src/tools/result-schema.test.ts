@@ -27,9 +27,28 @@ describe('result schemas from samples', () => {
       { name: 'get_order', description: '', parameters: {}, readOnly: true },
       { name: 'get_user', description: '', parameters: {}, readOnly: true, returns: { type: 'object' } },
     ];
-    const result = withSampleResults(tools, { get_order: { total: 5 }, get_user: { id: 'u' }, get_cart: {} });
+    const result = withSampleResults(tools, {
+      get_order: [
+        { total: 5, payments: { card_1: { amount: 5 } } },
+        { total: 7, payments: {}, note: 'gift' },
+      ],
+      get_user: [{ id: 'u' }],
+      get_cart: [{}],
+    });
     assert.deepEqual(result.learned, ['get_order']);
     assert.deepEqual(result.unknown, ['get_cart']);
     assert.deepEqual(result.tools[1]?.returns, { type: 'object' });
+    assert.deepEqual(result.tools[0]?.returns, {
+      type: 'object',
+      properties: {
+        total: { type: 'integer' },
+        payments: {
+          type: 'object',
+          additionalProperties: { type: 'object', properties: { amount: { type: 'integer' } }, required: ['amount'] },
+        },
+        note: { type: 'string' },
+      },
+      required: ['total', 'payments'],
+    });
   });
 });

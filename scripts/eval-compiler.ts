@@ -88,7 +88,7 @@ export async function runCompilerEvaluation(argv: readonly string[], answering?:
     throw new Error(
       'usage: npm run eval:compiler -- --model <provider:model> | --replay <recording> [--record <file>]',
     );
-  const recording = values.record === undefined ? undefined : new RecordingModel(model);
+  const recording = values.record === undefined ? undefined : new RecordingModel(model, model.id, values.record);
   const budget = new Budget({ maxCalls: Number(values['max-calls']), maxTokens: Number.MAX_SAFE_INTEGER });
   const gold = await readSpecDirectory(root('data/toolguard-airline-spec'));
   const environment = await environmentFor('tau-airline');

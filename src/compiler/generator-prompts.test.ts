@@ -161,7 +161,7 @@ describe('the generator prompts', () => {
     assert.ok(codePrompt?.includes(guardApiDeclarations), 'the implementation prompt declares the guard API');
     assert.ok(codePrompt?.includes(compilerSettings), 'and states the compiler settings');
     assert.match(codePrompt ?? '', /exactOptionalPropertyTypes/);
-    assert.match(codePrompt ?? '', /The test cases it must pass[\s\S]*"placed_at": "2024-03-01T10:00:00"/);
+    assert.match(codePrompt ?? '', /The test cases it must pass[\s\S]*"placed_at":"2024-03-01T10:00:00"/);
     assert.match(codePrompt ?? '', /A helper module of the pack, `guards\/lib\/domain\.ts`/);
     assert.match(codePrompt ?? '', /A helper module of the pack, `guards\/lib\/dialogue\.ts`/);
     assert.match(await readFile(join(out, 'guards/lib/domain.ts'), 'utf8'), /export const timeZone = '-05:00';/);

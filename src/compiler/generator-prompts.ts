@@ -134,7 +134,7 @@ export const implementationPrompt: PromptTemplate<
       ),
       clockLines(clock, timeZone),
       reviewerReading,
-      `The test cases it must pass (a compliance case expects undefined, a violation case a finding):\n${jsonBlock(cases.map(({ kind, example, arguments: args, conversation, lookups: answers }) => ({ kind, example, arguments: args, conversation, lookups: answers })))}`,
+      `The test cases it must pass, one JSON object a line (a compliance case expects undefined, a violation case a finding):\n\`\`\`json\n${cases.map(({ kind, example, arguments: args, conversation, lookups: answers }) => JSON.stringify({ kind, example, arguments: args, conversation, lookups: answers })).join('\n')}\n\`\`\``,
       `Compiler settings: ${compilerSettings}`,
       'Type what you read with the declarations above; do not probe shapes at run time. Return `{ message, facts }` when the call breaks the policy: the message names the values that decided it, and `facts` holds them.',
       `Fill in this stub, keeping its export; import nothing but \`agentguard\` types and the pack's own files.\n${codeBlock(policyStub(policy.id, policy.description, argsType))}`,
@@ -148,7 +148,7 @@ export const repairPrompt: PromptTemplate<
   typeof codeAnswer
 > = {
   id: 'generate.repair',
-  version: 1,
+  version: 2,
   system: `You fix TypeScript guard code so that it type-checks and passes its tests. ${untrusted}`,
   render: ({ file, code, typeErrors, failures }) =>
     [
@@ -159,6 +159,8 @@ export const repairPrompt: PromptTemplate<
       failures.length === 0
         ? 'Its tests pass.'
         : `Failing tests:\n${failures.map((failure) => `- ${failure}`).join('\n')}`,
+      `What a check receives and returns:\n${codeBlock(guardApiDeclarations)}`,
+      `Compiler settings: ${compilerSettings}`,
       'Answer with the whole corrected module.',
     ].join('\n\n'),
   schema: codeAnswer,

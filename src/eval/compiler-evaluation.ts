@@ -79,6 +79,7 @@ export interface CompilerEvaluation {
   spending: Record<string, { calls: number; retries: number; tokens: number; estimated: boolean }>;
 }
 
+const figure = (value: number) => value.toFixed(3);
 const refused = (line: ReplayLine | undefined) => line !== undefined && line.verdict !== 'allow';
 const lineKey = (line: ReplayLine) => `${line.trajectory}#${line.message_index}#${line.call_index}`;
 
@@ -118,6 +119,9 @@ export async function evaluateCompiler(options: CompilerEvaluationOptions): Prom
     onProgress: (tool, step) => progress(`[map] ${tool}: ${step}`),
   });
   const mapping = evaluateSpec(map.specs, new Map([...options.gold].filter(([tool]) => mapped.has(tool))));
+  progress(
+    `[map] against the gold spec: P ${figure(mapping.reference.precision)}, R ${figure(mapping.reference.recall)}, F1 ${figure(mapping.reference.f1)}, FRI ${figure(mapping.grouping.fuzzy_rand_index)}`,
+  );
 
   const generated = new Set(options.generateTools ?? [...map.specs.keys()]);
   const packDir = join(options.out, 'pack');
@@ -194,8 +198,6 @@ export async function evaluateCompiler(options: CompilerEvaluationOptions): Prom
     ),
   };
 }
-
-const figure = (value: number) => value.toFixed(3);
 
 /** The evaluation as a readable report. */
 export function formatCompilerEvaluation(evaluation: CompilerEvaluation): string {

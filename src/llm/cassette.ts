@@ -67,16 +67,21 @@ export class ReplayModel implements LanguageModel {
   }
 }
 
-/** Passes requests to a model and records them; `save` writes the cassette. */
+/**
+ * Passes requests to a model and records them; `save` writes the cassette. Given a file, it also saves after every
+ * answer, so a long run that is stopped keeps what it was answered.
+ */
 export class RecordingModel implements LanguageModel {
   readonly id: string;
   private readonly inner: LanguageModel;
   private readonly cassette: Cassette;
+  private readonly file: string | undefined;
 
-  constructor(inner: LanguageModel, source = inner.id) {
+  constructor(inner: LanguageModel, source = inner.id, file?: string) {
     this.id = inner.id;
     this.inner = inner;
     this.cassette = { format: 1, source, entries: [] };
+    this.file = file;
   }
 
   async complete(request: ModelRequest, signal?: AbortSignal): Promise<ModelResponse> {
@@ -87,6 +92,7 @@ export class RecordingModel implements LanguageModel {
       text: response.text,
       usage: response.usage,
     });
+    if (this.file !== undefined) await this.save(this.file);
     return response;
   }
 

@@ -148,6 +148,18 @@ async function readHelpers(dir: string | undefined): Promise<Map<string, string>
   return helpers;
 }
 
+/** The tools a validation replays recorded calls against: the domain's own. */
+async function validationEnvironment(domain: string) {
+  const fresh = await environmentFor(domain);
+  if (fresh === undefined) {
+    throw new AgentGuardError(
+      'invalid_input',
+      `--validate replays calls against the tools of the domain, and there is none for \`${domain}\` (known: tau-airline)`,
+    );
+  }
+  return fresh;
+}
+
 async function generate(
   options: CompileOptions & {
     spec: string;
@@ -168,6 +180,7 @@ async function generate(
     join(options.spec, 'tools.json'),
   );
   const specs = await readMapOutput(options.spec);
+  const fresh = options.validate === undefined ? undefined : await validationEnvironment(options.domain ?? 'domain');
   const reports = await generatePack({
     out: options.out,
     domain: options.domain ?? 'domain',
@@ -202,15 +215,7 @@ async function generate(
       `  ${report.state.padEnd(13)} ${report.policy}${tests}${report.reason === undefined ? '' : `: ${report.reason}`}`,
     );
   }
-  if (options.validate !== undefined) {
-    const domain = options.domain ?? 'domain';
-    const fresh = await environmentFor(domain);
-    if (fresh === undefined) {
-      throw new AgentGuardError(
-        'invalid_input',
-        `--validate replays calls against the tools of the domain, and there is none for \`${domain}\` (known: tau-airline)`,
-      );
-    }
+  if (options.validate !== undefined && fresh !== undefined) {
     const validation = await validatePack(options.out, await readTrajectories(options.validate), fresh);
     for (const line of formatValidation(validation)) log(line);
   }

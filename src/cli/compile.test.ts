@@ -203,6 +203,33 @@ describe('agentguard compile', () => {
     assert.match(result.stderr, /no model: pass --model/);
     assert.equal(existsSync(join(work, 'none', 'spec')), false);
   });
+  it('refuses --validate for a domain whose tools it cannot run, before asking any model', () => {
+    const result = spawnSync(
+      process.execPath,
+      [
+        main,
+        'compile',
+        'generate',
+        '--spec',
+        join(work, 'shop'),
+        '--out',
+        join(work, 'validated'),
+        '--domain',
+        'shop',
+        '--validate',
+        tools,
+        '--replay',
+        join(work, 'shop.recording.json'),
+      ],
+      { encoding: 'utf8' },
+    );
+    assert.equal(result.status, 1);
+    assert.match(
+      result.stderr,
+      /--validate replays calls against the tools of the domain, and there is none for `shop`/,
+    );
+    assert.match(result.stderr, /total\s+0 calls/);
+  });
   it('rejects an empty policy document', async () => {
     const empty = join(work, 'empty.md');
     await writeFile(empty, '\n');

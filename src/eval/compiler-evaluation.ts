@@ -158,7 +158,8 @@ export async function evaluateCompiler(options: CompilerEvaluationOptions): Prom
   );
   const toolFigures: Record<string, ToolAgreement> = {};
   for (const line of mine.filter((item) => generated.has(item.tool))) {
-    const figures = (toolFigures[line.tool] ??= { calls: 0, agree: 0, refusedByGenerated: 0, refusedByReviewed: 0 });
+    const figures = toolFigures[line.tool] ?? { calls: 0, agree: 0, refusedByGenerated: 0, refusedByReviewed: 0 };
+    toolFigures[line.tool] = figures;
     const reviewed = theirs.get(lineKey(line));
     figures.calls++;
     if (refused(line) === refused(reviewed)) figures.agree++;

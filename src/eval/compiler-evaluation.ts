@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { generatePack, type PolicyReport } from '../compiler/generate-pack.ts';
 import { mapPolicies } from '../compiler/map-policies.ts';
+import { policyFile } from '../compiler/pack-layout.ts';
 import { GuardTypeChecker } from '../compiler/type-checker.ts';
 import type { Budget } from '../llm/budget.ts';
 import type { LanguageModel } from '../llm/language-model.ts';
@@ -74,6 +75,8 @@ export interface CompilerEvaluation {
   mapping: SpecEvaluation;
   policies: PolicyReport[];
   tests: { cases: number; passed: number };
+  /** Lines of generated guard code (the policies' modules, not the shared helpers or the generated indexes). */
+  codeLines: number;
   replay: { runs: number; tools: Record<string, ToolAgreement>; policies: PolicyAgreement[] };
   /** Model calls, retries and tokens per step (tokens may be estimates; see `estimated`). */
   spending: Record<string, { calls: number; retries: number; tokens: number; estimated: boolean }>;
@@ -150,6 +153,12 @@ export async function evaluateCompiler(options: CompilerEvaluationOptions): Prom
     cases.push(...(JSON.parse(await readFile(join(packDir, 'tests', name), 'utf8')) as TestCase[]));
   }
   const results = await runCases(pack, cases);
+  let codeLines = 0;
+  for (const report of policies.filter((item) => item.state === 'enforced')) {
+    codeLines += (await readFile(join(packDir, policyFile(report.tool, report.policy)), 'utf8'))
+      .trimEnd()
+      .split('\n').length;
+  }
 
   progress(`[replay] ${options.runs.length} recorded runs through the generated and the reviewed pack`);
   const mine = await replayLines(packDir, options.runs, options.environment);
@@ -185,6 +194,7 @@ export async function evaluateCompiler(options: CompilerEvaluationOptions): Prom
     mapping,
     policies,
     tests: { cases: results.length, passed: results.filter((result) => result.outcome === 'pass').length },
+    codeLines,
     replay: { runs: options.runs.length, tools: toolFigures, policies: agreements },
     spending: Object.fromEntries(
       [...options.budget.steps].map(([step, account]) => [
@@ -215,6 +225,7 @@ export function formatCompilerEvaluation(evaluation: CompilerEvaluation): string
     '',
     `generated: ${count('enforced')} policies enforced, ${count('not_enforced')} not enforced, ${count('archived')} archived; ${evaluation.policies.reduce((sum, report) => sum + report.repairs, 0)} repairs`,
     `the pack's own tests: ${evaluation.tests.passed} of ${evaluation.tests.cases} pass`,
+    `generated guard code: ${evaluation.codeLines} lines in the policies' modules (shared helpers aside)`,
     '',
     `replay of ${evaluation.replay.runs} recorded runs, verdicts compared with the reviewed pack:`,
   );

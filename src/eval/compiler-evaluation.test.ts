@@ -8,6 +8,7 @@ import { runCompilerEvaluation } from '../../scripts/eval-compiler.ts';
 import type { CompilerEvaluation } from './compiler-evaluation.ts';
 
 const recording = fileURLToPath(new URL('../../data/compiler-eval/cancel.recording.json', import.meta.url));
+const measured = fileURLToPath(new URL('../../data/compiler-eval/measured.recording.json', import.meta.url));
 
 describe('npm run eval:compiler -- --replay <recording>', () => {
   it('reproduces a full mapper and generator evaluation offline: mapping scores, tests, replay agreement', async () => {
@@ -43,5 +44,30 @@ describe('npm run eval:compiler -- --replay <recording>', () => {
     assert.equal(evaluation.spending['map.create_examples@v2']?.calls, 1, 'one examples call per tool');
     assert.match(report, /cancel_reservation\s+agree on 68 of 69 calls/);
     assert.match(report, /total\s+21 calls \(0 retried\), ~\d+ tokens/);
+  });
+  it('reproduces the measured run of a chat model on the current prompts: five tools mapped, three generated', async () => {
+    const out = await mkdtemp(join(tmpdir(), 'agentguard-eval-compiler-'));
+    const json = join(out, 'evaluation.json');
+    await runCompilerEvaluation([
+      '--replay',
+      measured,
+      '--generate',
+      'cancel_reservation,book_reservation,update_reservation_flights',
+      '--out',
+      out,
+      '--json',
+      json,
+    ]);
+    const evaluation = JSON.parse(await readFile(json, 'utf8')) as CompilerEvaluation;
+    const { precision, recall } = evaluation.mapping.reference;
+    assert.deepEqual([precision.toFixed(3), recall.toFixed(3)], ['0.870', '0.870']);
+    assert.equal(evaluation.mapping.grouping.fuzzy_rand_index.toFixed(3), '0.936');
+    assert.deepEqual(evaluation.tests, { cases: 211, passed: 211 });
+    assert.deepEqual(
+      Object.fromEntries(Object.entries(evaluation.replay.tools).map(([tool, figures]) => [tool, figures.agree])),
+      { book_reservation: 44, update_reservation_flights: 70, cancel_reservation: 64 },
+    );
+    const total = Object.values(evaluation.spending).reduce((sum, step) => sum + step.calls, 0);
+    assert.equal(total, 135);
   });
 });

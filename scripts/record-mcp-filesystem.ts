@@ -61,12 +61,16 @@ async function answer(request: ModelRequest): Promise<unknown> {
           reason: 'decided from the paths in the arguments and the read-only lookups',
         })),
       };
-    case 'map.create_examples': {
-      const name = /"name": "[^"]+"[\s\S]*?"name": "([^"]+)"/.exec(text)?.[1];
-      const policy = policiesOf(tool).find((candidate) => candidate.name === name);
-      if (policy === undefined) throw new Error(`no reviewed policy \`${name}\` of \`${tool}\``);
-      return { compliance_examples: policy.compliance_examples, violation_examples: policy.violation_examples };
-    }
+    case 'map.create_examples':
+      // The reviewed spec has every policy's examples: the follow-up for policies short of examples adds none.
+      if (text.includes('have fewer than')) return { examples: [] };
+      return {
+        examples: policiesOf(tool).map((policy, index) => ({
+          index,
+          compliance_examples: policy.compliance_examples,
+          violation_examples: policy.violation_examples,
+        })),
+      };
   }
   const module = /Write the module `([^`]+)`/.exec(text)?.[1];
   if (module !== undefined) return { code: await readFile(join(packDir, module), 'utf8') };
@@ -78,13 +82,17 @@ async function answer(request: ModelRequest): Promise<unknown> {
       reason: 'the lookups the reviewed check makes',
     };
   }
-  if (step === 'generate.test_case') {
-    const kind = text.includes('Write one test case in which the call complies') ? 'compliance' : 'violation';
-    const example = /The example \((?:compliance|violation)\):\n([\s\S]*?)\n\nThe lookups/.exec(text)?.[1] ?? '';
+  if (step === 'generate.test_cases') {
+    const block = /The examples, by index:\n```json\n([\s\S]*?)\n```/.exec(text)?.[1] ?? '[]';
+    const examples = JSON.parse(block) as { index: number; kind: TestCase['kind']; example: string }[];
     const cases = JSON.parse(await readFile(join(packDir, 'tests', `${tool}.cases.json`), 'utf8')) as TestCase[];
-    const found = cases.find((item) => item.policy === policy && item.kind === kind && item.example === example);
-    if (found === undefined) throw new Error(`no reviewed test case for ${policy} (${kind}): ${example}`);
-    return { arguments: found.arguments, conversation: found.conversation, lookups: found.lookups };
+    return {
+      cases: examples.map(({ index, kind, example }) => {
+        const found = cases.find((item) => item.policy === policy && item.kind === kind && item.example === example);
+        if (found === undefined) throw new Error(`no reviewed test case for ${policy} (${kind}): ${example}`);
+        return { index, arguments: found.arguments, conversation: found.conversation, lookups: found.lookups };
+      }),
+    };
   }
   throw new Error(`no reviewed answer for step ${request.step}`);
 }

@@ -33,13 +33,17 @@ async function answer(request: ModelRequest): Promise<string> {
     const lookups = lookupNames.filter(([pattern]) => pattern.test(code)).map(([, name]) => name);
     return JSON.stringify({ lookups, reason: 'the lookups the reviewed check makes' });
   }
-  if (request.step.startsWith('generate.test_case')) {
-    const kind = text.includes('Write one test case in which the call complies') ? 'compliance' : 'violation';
-    const example = /The example \((?:compliance|violation)\):\n([\s\S]*?)\n\nThe lookups/.exec(text)?.[1] ?? '';
+  if (request.step.startsWith('generate.test_cases')) {
+    const block = /The examples, by index:\n```json\n([\s\S]*?)\n```/.exec(text)?.[1] ?? '[]';
+    const examples = JSON.parse(block) as { index: number; kind: TestCase['kind']; example: string }[];
     const cases = JSON.parse(await readFile(join(packDir, 'tests', `${tool}.cases.json`), 'utf8')) as TestCase[];
-    const found = cases.find((item) => item.policy === policy && item.kind === kind && item.example === example);
-    if (found === undefined) throw new Error(`no reviewed test case for ${policy} (${kind}): ${example}`);
-    return JSON.stringify({ arguments: found.arguments, conversation: found.conversation, lookups: found.lookups });
+    return JSON.stringify({
+      cases: examples.map(({ index, kind, example }) => {
+        const found = cases.find((item) => item.policy === policy && item.kind === kind && item.example === example);
+        if (found === undefined) throw new Error(`no reviewed test case for ${policy} (${kind}): ${example}`);
+        return { index, arguments: found.arguments, conversation: found.conversation, lookups: found.lookups };
+      }),
+    });
   }
   throw new Error(`no reviewed answer for step ${request.step}`);
 }

@@ -4,9 +4,17 @@ export interface CreateDirectoryArgs {
   path: string;
 }
 
+export interface CreateDirectoryResult {
+  content: string;
+}
+
 export interface DirectoryTreeArgs {
   path: string;
   excludePatterns?: string[];
+}
+
+export interface DirectoryTreeResult {
+  content: string;
 }
 
 export interface EditFileArgs {
@@ -27,14 +35,30 @@ export interface EditFileArgs {
   dryRun?: boolean;
 }
 
+export interface EditFileResult {
+  content: string;
+}
+
 export interface GetFileInfoArgs {
   path: string;
 }
 
+export interface GetFileInfoResult {
+  content: string;
+}
+
 export type ListAllowedDirectoriesArgs = Record<string, never>;
+
+export interface ListAllowedDirectoriesResult {
+  content: string;
+}
 
 export interface ListDirectoryArgs {
   path: string;
+}
+
+export interface ListDirectoryResult {
+  content: string;
 }
 
 export interface ListDirectoryWithSizesArgs {
@@ -45,9 +69,17 @@ export interface ListDirectoryWithSizesArgs {
   sortBy?: 'name' | 'size';
 }
 
+export interface ListDirectoryWithSizesResult {
+  content: string;
+}
+
 export interface MoveFileArgs {
   source: string;
   destination: string;
+}
+
+export interface MoveFileResult {
+  content: string;
 }
 
 export interface ReadFileArgs {
@@ -62,8 +94,30 @@ export interface ReadFileArgs {
   head?: number;
 }
 
+export interface ReadFileResult {
+  content: string;
+}
+
 export interface ReadMediaFileArgs {
   path: string;
+}
+
+export interface ReadMediaFileResult {
+  content: (
+    | {
+        type: 'image' | 'audio';
+        data: string;
+        mimeType: string;
+      }
+    | {
+        type: 'resource';
+        resource: {
+          uri: string;
+          mimeType?: string;
+          blob: string;
+        };
+      }
+  )[];
 }
 
 export interface ReadMultipleFilesArgs {
@@ -73,6 +127,10 @@ export interface ReadMultipleFilesArgs {
    * @minItems 1
    */
   paths: [string, ...string[]];
+}
+
+export interface ReadMultipleFilesResult {
+  content: string;
 }
 
 export interface ReadTextFileArgs {
@@ -87,10 +145,18 @@ export interface ReadTextFileArgs {
   head?: number;
 }
 
+export interface ReadTextFileResult {
+  content: string;
+}
+
 export interface SearchFilesArgs {
   path: string;
   pattern: string;
   excludePatterns?: string[];
+}
+
+export interface SearchFilesResult {
+  content: string;
 }
 
 export interface WriteFileArgs {
@@ -98,16 +164,20 @@ export interface WriteFileArgs {
   content: string;
 }
 
+export interface WriteFileResult {
+  content: string;
+}
+
 /** The read-only lookups guards may call with `context.invoker.invoke(name, args)`: their arguments and results. */
 export interface Lookups {
-  directory_tree: { args: DirectoryTreeArgs; result: unknown };
-  get_file_info: { args: GetFileInfoArgs; result: unknown };
-  list_allowed_directories: { args: ListAllowedDirectoriesArgs; result: unknown };
-  list_directory: { args: ListDirectoryArgs; result: unknown };
-  list_directory_with_sizes: { args: ListDirectoryWithSizesArgs; result: unknown };
-  read_file: { args: ReadFileArgs; result: unknown };
-  read_media_file: { args: ReadMediaFileArgs; result: unknown };
-  read_multiple_files: { args: ReadMultipleFilesArgs; result: unknown };
-  read_text_file: { args: ReadTextFileArgs; result: unknown };
-  search_files: { args: SearchFilesArgs; result: unknown };
+  directory_tree: { args: DirectoryTreeArgs; result: DirectoryTreeResult };
+  get_file_info: { args: GetFileInfoArgs; result: GetFileInfoResult };
+  list_allowed_directories: { args: ListAllowedDirectoriesArgs; result: ListAllowedDirectoriesResult };
+  list_directory: { args: ListDirectoryArgs; result: ListDirectoryResult };
+  list_directory_with_sizes: { args: ListDirectoryWithSizesArgs; result: ListDirectoryWithSizesResult };
+  read_file: { args: ReadFileArgs; result: ReadFileResult };
+  read_media_file: { args: ReadMediaFileArgs; result: ReadMediaFileResult };
+  read_multiple_files: { args: ReadMultipleFilesArgs; result: ReadMultipleFilesResult };
+  read_text_file: { args: ReadTextFileArgs; result: ReadTextFileResult };
+  search_files: { args: SearchFilesArgs; result: SearchFilesResult };
 }

@@ -2,21 +2,26 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { checkTimeZone } from '../compiler/domain-helpers.ts';
 import { generatePack, type PolicyReport } from '../compiler/generate-pack.ts';
 import { checkDocument, mapPolicies } from '../compiler/map-policies.ts';
 import { GuardTypeChecker } from '../compiler/type-checker.ts';
+import { formatValidation, validatePack } from '../compiler/validate-pack.ts';
 import { AgentGuardError } from '../errors.ts';
-import { Budget } from '../llm/budget.ts';
+import { Budget, formatSpending } from '../llm/budget.ts';
 import { RecordingModel, ReplayModel, readCassette } from '../llm/cassette.ts';
 import type { LanguageModel } from '../llm/language-model.ts';
 import { createLanguageModel } from '../llm/providers.ts';
 import { StepFailedError } from '../llm/structured.ts';
 import { parseInput, parseJsonText } from '../model/parse-input.ts';
 import { toToolGuardSpec } from '../pack/policy-spec.ts';
-import { readSpecDirectory } from '../pack/spec-directory.ts';
+import { readMapOutput } from '../pack/spec-directory.ts';
 import { type ToolSpec, toolSpecSchema } from '../pack/tool-spec.ts';
+import { environmentFor } from '../replay/environment.ts';
+import { readTrajectories } from '../replay/trajectories.ts';
 import { IsolateSandbox } from '../sandbox/isolate-sandbox.ts';
 import { readToolSpecs } from '../tools/read-tool-specs.ts';
+import { withSampleResults } from '../tools/result-schema.ts';
 
 /** Options shared by the compile commands. */
 export interface CompileOptions {
@@ -58,15 +63,6 @@ async function modelFor(
 const budgetFor = (options: CompileOptions) =>
   new Budget({ maxCalls: Number(options.maxCalls), maxTokens: Number(options.maxTokens) });
 
-function printSpending(budget: Budget): void {
-  log('model calls by step:');
-  for (const [step, account] of budget.steps) {
-    log(
-      `  ${step.padEnd(34)} ${account.calls} calls (${account.retries} retried), ${account.inputTokens + account.outputTokens} tokens`,
-    );
-  }
-}
-
 async function map(
   options: CompileOptions & {
     policy: string;
@@ -75,6 +71,7 @@ async function map(
     rounds: string;
     votes: string;
     toolguard?: boolean;
+    samples?: string;
   },
   model: LanguageModel,
   budget: Budget,
@@ -93,9 +90,26 @@ async function map(
         .join(', ')}`,
     );
   }
+  let tools = read.tools;
+  if (options.samples !== undefined) {
+    const samples = parseInput(
+      z.record(z.string(), z.array(z.unknown())),
+      parseJsonText(await readFile(options.samples, 'utf8'), options.samples),
+      options.samples,
+    );
+    const learned = withSampleResults(tools, samples);
+    if (learned.unknown.length > 0) {
+      throw new AgentGuardError(
+        'invalid_input',
+        `\`${options.samples}\` has samples for tools the tool specs lack: ${learned.unknown.join(', ')}`,
+      );
+    }
+    tools = learned.tools;
+    log(`result schemas learned from samples: ${learned.learned.join(', ') || 'none (every sampled tool has one)'}`);
+  }
   const result = await mapPolicies({
     document,
-    tools: read.tools,
+    tools,
     model,
     budget,
     workDir: join(options.out, '.build', 'map'),
@@ -106,7 +120,7 @@ async function map(
   });
   await mkdir(join(options.out, 'spec'), { recursive: true });
   await writeFile(join(options.out, 'policy.md'), document);
-  await writeFile(join(options.out, 'tools.json'), `${JSON.stringify(read.tools, null, 2)}\n`);
+  await writeFile(join(options.out, 'tools.json'), `${JSON.stringify(tools, null, 2)}\n`);
   for (const [tool, spec] of result.specs)
     await writeFile(join(options.out, 'spec', `${tool}.json`), `${JSON.stringify(spec, null, 2)}\n`);
   await writeFile(
@@ -138,14 +152,28 @@ async function readHelpers(dir: string | undefined): Promise<Map<string, string>
   return helpers;
 }
 
+/** The tools a validation replays recorded calls against: the domain's own. */
+async function validationEnvironment(domain: string) {
+  const fresh = await environmentFor(domain);
+  if (fresh === undefined) {
+    throw new AgentGuardError(
+      'invalid_input',
+      `--validate replays calls against the tools of the domain, and there is none for \`${domain}\` (known: tau-airline)`,
+    );
+  }
+  return fresh;
+}
+
 async function generate(
   options: CompileOptions & {
     spec: string;
     helpers?: string;
     domain?: string;
     clock?: string;
+    timeZone?: string;
     maxRepairs: string;
     force?: boolean;
+    validate?: string;
   },
   model: LanguageModel,
   budget: Budget,
@@ -155,28 +183,17 @@ async function generate(
     parseJsonText(await readFile(join(options.spec, 'tools.json'), 'utf8'), join(options.spec, 'tools.json')),
     join(options.spec, 'tools.json'),
   );
-  const archiveFile = join(options.spec, 'archive.json');
-  const archived = existsSync(archiveFile)
-    ? new Map(
-        Object.entries(
-          parseInput(
-            z.record(z.string(), z.string()),
-            parseJsonText(await readFile(archiveFile, 'utf8'), archiveFile),
-            archiveFile,
-          ),
-        ),
-      )
-    : new Map<string, string>();
-  const specs = await readSpecDirectory(join(options.spec, 'spec'));
+  const specs = await readMapOutput(options.spec);
+  const fresh = options.validate === undefined ? undefined : await validationEnvironment(options.domain ?? 'domain');
   const reports = await generatePack({
     out: options.out,
     domain: options.domain ?? 'domain',
     description: 'Guards generated by agentguard from policy.md.',
     policyDocument: await readFile(join(options.spec, 'policy.md'), 'utf8'),
     ...(options.clock === undefined ? {} : { clock: options.clock }),
+    ...(options.timeZone === undefined ? {} : { timeZone: checkTimeZone(options.timeZone) }),
     tools,
     specs,
-    archived,
     helpers: await readHelpers(options.helpers),
     model,
     budget,
@@ -202,6 +219,10 @@ async function generate(
       `  ${report.state.padEnd(13)} ${report.policy}${tests}${report.reason === undefined ? '' : `: ${report.reason}`}`,
     );
   }
+  if (options.validate !== undefined && fresh !== undefined) {
+    const validation = await validatePack(options.out, await readTrajectories(options.validate), fresh);
+    for (const line of formatValidation(validation)) log(line);
+  }
   return reports;
 }
 
@@ -226,7 +247,7 @@ async function run<Result>(
     throw error;
   } finally {
     await finish();
-    printSpending(budget);
+    for (const line of formatSpending(budget)) log(line);
   }
 }
 

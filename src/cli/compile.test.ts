@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -46,11 +46,15 @@ function runCli(args: readonly string[]): Promise<{ status: number | null; stder
 function answerFor(system: string, prompt: string, mapAnswers: string[]): string {
   if (system.startsWith('You plan guard code')) return JSON.stringify({ lookups: ['get_order'], reason: 'the total' });
   if (system.startsWith('You write test cases')) {
-    const amount = prompt.includes('in which the call complies') ? 10 : 60;
+    const block = /The examples, by index:\n```json\n([\s\S]*?)\n```/.exec(prompt)?.[1] ?? '[]';
+    const examples = JSON.parse(block) as { index: number; kind: string }[];
     return JSON.stringify({
-      arguments: { order_id: 'A1', amount },
-      conversation: [],
-      lookups: [{ tool: 'get_order', arguments: { order_id: 'A1' }, result: { total: 50 } }],
+      cases: examples.map(({ index, kind }) => ({
+        index,
+        arguments: { order_id: 'A1', amount: kind === 'compliance' ? 10 : 60 },
+        conversation: [],
+        lookups: [{ tool: 'get_order', arguments: { order_id: 'A1' }, result: { total: 50 } }],
+      })),
     });
   }
   if (system.startsWith('You write TypeScript guard code')) {
@@ -108,18 +112,53 @@ describe('agentguard compile', () => {
     const manifest = JSON.parse(await readFile(join(out, 'manifest.json'), 'utf8'));
     assert.deepEqual(
       manifest.guards.refund_order.policies.map((entry: { state: string }) => entry.state),
-      ['archived', 'enforced', 'enforced', 'archived'],
+      ['enforced', 'enforced', 'archived', 'archived'],
     );
 
     const exported = JSON.parse(await readFile(join(out, 'toolguard', 'refund_order.json'), 'utf8'));
     assert.deepEqual(
       exported.policies.map((item: { skip?: boolean }) => item.skip ?? false),
-      [true, false, false, true],
+      [false, false, true, true],
     );
+    const scored = spawnSync(process.execPath, [main, 'eval', 'spec', '--predicted', out, '--gold', out, '--json'], {
+      encoding: 'utf8',
+    });
+    assert.equal(scored.status, 0, scored.stderr);
+    assert.equal(JSON.parse(scored.stdout).reference.f1, 1, 'the folder compile build wrote scores as a spec');
     const again = join(work, 'shop-again');
     const replayed = await runCli([...build(again), '--replay', recording]);
     assert.equal(replayed.status, 0, replayed.stderr);
     assert.deepEqual(await packDifferences(out, again), []);
+
+    // What `compile map` writes scores as it is, archived policies left out.
+    const mapped = join(work, 'shop-map');
+    const mapOnly = await runCli([
+      'compile',
+      'map',
+      '--policy',
+      policy,
+      '--tools',
+      tools,
+      '--out',
+      mapped,
+      '--read-only',
+      'get_order',
+      '--replay',
+      recording,
+    ]);
+    assert.equal(mapOnly.status, 0, mapOnly.stderr);
+    const gold = join(work, 'shop-gold');
+    await mkdir(gold, { recursive: true });
+    await writeFile(join(gold, 'refund_order.json'), await readFile(join(mapped, 'spec', 'refund_order.json'), 'utf8'));
+    const scores = spawnSync(
+      process.execPath,
+      [main, 'eval', 'spec', '--predicted', mapped, '--gold', gold, '--json'],
+      {
+        encoding: 'utf8',
+      },
+    );
+    assert.equal(scores.status, 0, scores.stderr);
+    assert.deepEqual(JSON.parse(scores.stdout).per_tool.refund_order.reference.predicted, 2);
   });
   it('saves the last answer of a step that never gets a valid one, and exits 1', async () => {
     const broken = await startFakeOpenAIServer(() => 'I cannot answer in JSON.');
@@ -163,6 +202,33 @@ describe('agentguard compile', () => {
     assert.equal(result.status, 1);
     assert.match(result.stderr, /no model: pass --model/);
     assert.equal(existsSync(join(work, 'none', 'spec')), false);
+  });
+  it('refuses --validate for a domain whose tools it cannot run, before asking any model', () => {
+    const result = spawnSync(
+      process.execPath,
+      [
+        main,
+        'compile',
+        'generate',
+        '--spec',
+        join(work, 'shop'),
+        '--out',
+        join(work, 'validated'),
+        '--domain',
+        'shop',
+        '--validate',
+        tools,
+        '--replay',
+        join(work, 'shop.recording.json'),
+      ],
+      { encoding: 'utf8' },
+    );
+    assert.equal(result.status, 1);
+    assert.match(
+      result.stderr,
+      /--validate replays calls against the tools of the domain, and there is none for `shop`/,
+    );
+    assert.match(result.stderr, /total\s+0 calls/);
   });
   it('rejects an empty policy document', async () => {
     const empty = join(work, 'empty.md');

@@ -67,12 +67,24 @@ const mapOptions = (command: Command) =>
     )
     .option('--rounds <n>', 'reflection rounds looking for missed policies', '2')
     .option('--votes <n>', 'relevance votes per policy', '3')
-    .option('--toolguard', "also write the specs in IBM ToolGuard's JSON, under toolguard/");
+    .option('--toolguard', "also write the specs in IBM ToolGuard's JSON, under toolguard/")
+    .option(
+      '--samples <file>',
+      'JSON object of sample results per lookup tool ({ "get_order": [result, …] }), to learn the result schemas the tool specs lack',
+    );
 const generateOptions = (command: Command) =>
   command
     .option('--helpers <dir>', 'helper modules offered to the generated code, copied to guards/lib/')
     .option('--domain <name>', 'the domain name in the manifest')
     .option('--clock <time>', "the policy's fixed clock, if it has one (ISO 8601)")
+    .option(
+      '--time-zone <offset>',
+      'the zone of timestamps without one in records and arguments, e.g. -05:00 (default Z)',
+    )
+    .option(
+      '--validate <runs>',
+      "recorded runs (tau-bench trajectory JSON) to replay in shadow mode after generating: each policy's denial rate, in the report and the manifest",
+    )
     .option('--max-repairs <n>', 'repairs per policy after the first implementation', '3')
     .option('--force', 'regenerate guard files edited by hand');
 modelOptions(
@@ -83,7 +95,7 @@ modelOptions(
     compile
       .command('generate')
       .description('Step 2: generate the guard pack test-first (exit 3 when a policy stays not enforced)')
-      .requiredOption('--spec <dir>', 'the output of compile map'),
+      .requiredOption('--spec <dir>', 'the output of compile map (spec/, archive.json, tools.json, policy.md)'),
   ),
 ).action(compileGenerateCommand);
 modelOptions(

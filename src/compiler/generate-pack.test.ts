@@ -28,9 +28,9 @@ describe('generatePack', () => {
       report[1]?.reason ?? '',
       /no implementation went green after 3 repairs; last failure: violation example/,
     );
-    assert.equal(budget.steps.get('generate.test_case@v2')?.retries, 1);
-    assert.match(model.requests[5]?.messages[0]?.content ?? '', /Property 'amout' does not exist/);
-    assert.match(model.requests[6]?.messages[0]?.content ?? '', /expected compliance, the check found: too much/);
+    assert.equal(budget.steps.get('generate.test_cases@v1')?.retries, 1);
+    assert.match(model.requests[4]?.messages[0]?.content ?? '', /Property 'amout' does not exist/);
+    assert.match(model.requests[5]?.messages[0]?.content ?? '', /expected compliance, the check found: too much/);
 
     const pack = await loadPack(out);
     assert.deepEqual(
@@ -60,14 +60,14 @@ describe('generatePack', () => {
   it('regenerates only what changed, and keeps guard files edited by hand', async () => {
     const out = await mkdtemp(join(tmpdir(), 'agentguard-shop-'));
     await buildShop(out, new ScriptedModel(shopScript));
-    const again = await buildShop(out, new ScriptedModel(shopScript.slice(7)));
+    const again = await buildShop(out, new ScriptedModel(shopScript.slice(6)));
     assert.deepEqual(
       again.map((entry) => entry.origin),
       ['unchanged', 'none'],
     );
     const file = join(out, 'guards/refund_order/limit.ts');
     await writeFile(file, `${await readFile(file, 'utf8')}// reviewed\n`);
-    const kept = await buildShop(out, new ScriptedModel(shopScript.slice(7)));
+    const kept = await buildShop(out, new ScriptedModel(shopScript.slice(6)));
     assert.equal(kept[0]?.origin, 'kept');
     assert.match(await readFile(file, 'utf8'), /\/\/ reviewed/);
   });

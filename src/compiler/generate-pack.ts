@@ -13,8 +13,9 @@ import type { ToolSpec } from '../pack/tool-spec.ts';
 import type { Sandbox } from '../sandbox/sandbox.ts';
 import { askStep, type StepRunner } from './ask-step.ts';
 import { checkPolicyCode } from './check-policy.ts';
-import { argsTypeName, domainTypes } from './domain-types.ts';
-import { implementationPrompt, lookupsPrompt, repairPrompt, testCasePrompt } from './generator-prompts.ts';
+import { domainHelpers } from './domain-helpers.ts';
+import { argsTypeName, domainTypes, policyTypes } from './domain-types.ts';
+import { implementationPrompt, lookupsPrompt, repairPrompt, testCasesPrompt } from './generator-prompts.ts';
 import { caseRunnerSource, contentHash, guardIndexSource, policyFile } from './pack-layout.ts';
 import type { PromptTemplate } from './prompt-template.ts';
 import type { GuardTypeChecker } from './type-checker.ts';
@@ -27,11 +28,16 @@ export interface GenerateOptions {
   description: string;
   policyDocument: string;
   clock?: string;
+  /** The zone of timestamps without one in records and arguments (`-05:00`, `Z`); stated in the prompts. */
+  timeZone?: string;
   tools: readonly ToolSpec[];
   specs: ReadonlyMap<string, ToolPolicySpec>;
   /** Policies not to generate, with the reason (the mapper's archive). */
   archived?: ReadonlyMap<string, string>;
-  /** Helper modules offered to the generated code, by pack path (`guards/lib/…`), copied into the pack. */
+  /**
+   * Helper modules offered to the generated code, by pack path (`guards/lib/…`), copied into the pack. Default (none
+   * given): agentguard's own, a typed `lookup`, `timeOf` and the confirmation reading (see `domainHelpers`).
+   */
   helpers?: ReadonlyMap<string, string>;
   model: LanguageModel;
   budget: Budget;
@@ -90,9 +96,30 @@ const readRecords = async (out: string): Promise<Record<string, PolicyRecord>> =
   }
 };
 
+/** What is wrong with a test-case answer: an index missing, repeated or unknown, or arguments the schema refuses. */
+function caseProblems(
+  cases: readonly { index: number; arguments: Record<string, unknown> }[],
+  count: number,
+  argumentErrors: (args: unknown) => readonly { instancePath: string; message?: string }[],
+): string[] {
+  const problems: string[] = [];
+  for (let index = 0; index < count; index++) {
+    const found = cases.filter((item) => item.index === index).length;
+    if (found !== 1) problems.push(`example ${index} has ${found} cases; give exactly one`);
+  }
+  cases.forEach((item, position) => {
+    if (item.index >= count) problems.push(`cases[${position}]: index ${item.index} is not an example`);
+    for (const error of argumentErrors(item.arguments)) {
+      problems.push(`cases[${position}].arguments${error.instancePath}: ${error.message ?? 'invalid'}`);
+    }
+  });
+  return problems;
+}
+
 /**
  * Step 2 of the compiler: turns tool-policy specs into a guard pack, test-first. Per policy: find the lookups it
- * needs, write a test case for each compliance and violation example (arguments checked against the tool schema),
+ * needs, write a test case for each compliance and violation example in one call (arguments checked against the tool
+ * schema),
  * write the check, type-check it and run its tests in the sandbox, and repair with the compiler's problems and the
  * failing tests fed back, up to `maxRepairs`. A policy that never goes green is recorded as not enforced with the
  * reason and its last failure; its code is not shipped. Unchanged policies are not regenerated; guard files edited by
@@ -109,7 +136,8 @@ export async function generatePack(options: GenerateOptions): Promise<PolicyRepo
   const previous = await readRecords(out);
   const records: Record<string, PolicyRecord> = {};
   const types = await domainTypes(options.tools);
-  const helpers = options.helpers ?? new Map<string, string>();
+  const helpers =
+    options.helpers !== undefined && options.helpers.size > 0 ? options.helpers : domainHelpers(options.timeZone);
   const lookupTools = options.tools.filter((tool) => tool.readOnly);
   const ajv = new Ajv({ allErrors: true, strict: false });
   const files = new Map<string, string>([['types.ts', types], ...helpers]);
@@ -175,7 +203,7 @@ export async function generatePack(options: GenerateOptions): Promise<PolicyRepo
       });
     };
     for (const policy of spec.policies) {
-      const archivedReason = options.archived?.get(policy.id);
+      const archivedReason = policy.archived ?? options.archived?.get(policy.id);
       if (archivedReason !== undefined) {
         entries.push({ id: policy.id, state: 'archived', reason: archivedReason });
         reports.push({
@@ -197,7 +225,8 @@ export async function generatePack(options: GenerateOptions): Promise<PolicyRepo
           types,
           [...helpers],
           implementationPrompt.version,
-          testCasePrompt.version,
+          testCasesPrompt.version,
+          options.timeZone ?? null,
         ]),
       );
       const existing = existsSync(join(out, file)) ? await readFile(join(out, file), 'utf8') : undefined;
@@ -223,34 +252,57 @@ export async function generatePack(options: GenerateOptions): Promise<PolicyRepo
           .map((name) => `\`${name}\` is not a lookup`),
       );
       const neededTools = lookupTools.filter((lookup) => needed.lookups.includes(lookup.name));
-      const cases: TestCase[] = [];
+      const shownTypes = await policyTypes(tool, neededTools);
+      const setting = {
+        ...(options.clock === undefined ? {} : { clock: options.clock }),
+        ...(options.timeZone === undefined ? {} : { timeZone: options.timeZone }),
+      };
       const examples = [
         ...policy.compliance_examples.map((example) => ({ kind: 'compliance' as const, example })),
         ...policy.violation_examples.map((example) => ({ kind: 'violation' as const, example })),
       ];
-      for (const { kind, example } of examples) {
-        progress({ tool: tool.name, policy: policy.id, step: 'test_case', detail: example });
-        const answer = await ask(
-          testCasePrompt,
-          { tool, policy, kind, example, lookups: neededTools, types },
-          (value) =>
-            validate(value.arguments)
-              ? []
-              : (validate.errors ?? []).map((error) => `arguments${error.instancePath}: ${error.message}`),
-        );
-        cases.push({
+      progress({ tool: tool.name, policy: policy.id, step: 'test_case', detail: `${examples.length} examples` });
+      const answer = await ask(
+        testCasesPrompt,
+        { tool, policy, lookups: needed.lookups, types: shownTypes, ...setting },
+        (value) =>
+          caseProblems(value.cases, examples.length, (args) => (validate(args) ? [] : (validate.errors ?? []))),
+      );
+      const cases: TestCase[] = examples.map(({ kind, example }, index) => {
+        const {
+          arguments: args,
+          conversation,
+          lookups,
+        } = answer.cases.find((item) => item.index === index) ?? {
+          arguments: {},
+          conversation: [],
+          lookups: [],
+        };
+        return {
           tool: tool.name,
           policy: policy.id,
           kind,
           example,
-          ...answer,
+          arguments: args,
+          conversation,
+          lookups,
           ...(options.clock === undefined ? {} : { now: options.clock }),
-        });
-      }
+        };
+      });
       await writeText(join(out, '.build', tool.name, `${policy.id}.cases.json`), `${JSON.stringify(cases, null, 2)}\n`);
 
       progress({ tool: tool.name, policy: policy.id, step: 'implementation' });
-      const input = { tool, policy, file, types, helpers, lookups: needed.lookups, argsType: argsTypeName(tool.name) };
+      const input = {
+        tool,
+        policy,
+        file,
+        types: shownTypes,
+        helpers,
+        lookups: needed.lookups,
+        argsType: argsTypeName(tool.name),
+        cases,
+        ...setting,
+      };
       let code = (await ask(implementationPrompt, input)).code;
       let result = await runTests(policy.id, file, code, cases);
       let repairs = 0;

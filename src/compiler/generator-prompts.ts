@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { PolicySpec } from '../pack/policy-spec.ts';
-import { testCaseSchema } from '../pack/test-case.ts';
+import { type TestCase, testCaseSchema } from '../pack/test-case.ts';
 import type { ToolSpec } from '../pack/tool-spec.ts';
+import { guardApiDeclarations } from './guard-api.ts';
 import { policyStub } from './pack-layout.ts';
 import { codeBlock, jsonBlock, type PromptTemplate } from './prompt-template.ts';
 
@@ -13,13 +14,30 @@ const describeTool = (tool: ToolSpec) =>
 const describePolicy = (policy: PolicySpec) =>
   jsonBlock({ id: policy.id, name: policy.name, description: policy.description, references: policy.references });
 
-/** What the generator tells the model about the guard API. */
-const guardContract = `A policy check is a TypeScript function \`(args, context, call) => PolicyFinding | undefined\` (it may be async).
-- \`args\`: the tool call's arguments, typed by the domain types.
-- \`context.conversation\`: the conversation before the call. \`messages\` (oldest first; user, assistant with \`toolCalls\`, tool results), \`userTexts()\`, \`toolCalls()\` (past calls with their results), \`confirmation()\` (the user's explicit yes as \`{ reply, proposal, proposalAsks, callsSince }\`, or undefined).
-- \`context.invoker.invoke(tool, args)\`: a read-only lookup; it rejects when the lookup fails.
-- \`context.now\`: the policy's clock (a Date).
-Return undefined when the call complies, or \`{ message, facts? }\` when it breaks the policy: the message tells the agent what is wrong.`;
+/** The compiler settings generated code is checked with, stated so that no repair is spent discovering them. */
+export const compilerSettings =
+  'TypeScript 5.9 with `strict`, `noUncheckedIndexedAccess` (an indexed access such as `list[0]` or `record[key]` may be undefined), `exactOptionalPropertyTypes` (an optional property is left out, never set to `undefined`) and `verbatimModuleSyntax` (import types with `import type`); imports name files with their `.ts` ending; the ES2023 library only: no DOM, no Node APIs, no packages.';
+
+/** How a reasonable reviewer reads a policy, so that checks are not stricter than the policy. */
+const reviewerReading =
+  'Read the policy as a reasonable reviewer would, no stricter: where it asks for an explicit confirmation, the user must say an explicit yes to an assistant message that asks for it and names the action and the details that change (for instance which reservation, which new flights); the message need not repeat every argument of the call (not every date, count, or payment id), and wording may differ from the argument values.';
+
+/** When and how the policy's clock and zone-less timestamps are given. */
+const clockLines = (clock: string | undefined, timeZone: string | undefined) =>
+  [
+    clock === undefined
+      ? 'The policy has no fixed clock: `context.now` is the time of the call.'
+      : `The policy's clock: \`context.now\` is ${clock} in every test case and at run time.`,
+    `Timestamps without a time zone in records and arguments are in ${timeZone === undefined ? 'UTC' : `the zone ${timeZone}`}.`,
+  ].join(' ');
+
+const describeExamples = (policy: PolicySpec) =>
+  jsonBlock(
+    [
+      ...policy.compliance_examples.map((example) => ({ kind: 'compliance', example })),
+      ...policy.violation_examples.map((example) => ({ kind: 'violation', example })),
+    ].map((item, index) => ({ index, ...item })),
+  );
 
 /** Which read-only lookups a policy needs. */
 export const lookupsPrompt: PromptTemplate<
@@ -41,33 +59,45 @@ export const lookupsPrompt: PromptTemplate<
 };
 
 const testCaseAnswer = testCaseSchema.pick({ arguments: true, conversation: true, lookups: true });
+const testCasesAnswer = z.object({ cases: z.array(testCaseAnswer.extend({ index: z.number().int().min(0) })) });
 
-/** A test case for one example of a policy. */
-export const testCasePrompt: PromptTemplate<
+/** The conventions of a test case, stated in the test-case prompt and in the contract (docs/compiler.md). */
+const testCaseConventions = [
+  'How a test case is run:',
+  "- Only this policy's check runs on it; the other policies of the tool are not checked, so only this policy decides the expected outcome. Keep the rest of the case realistic.",
+  '- `conversation` is the conversation before the call, as OpenAI chat messages: `{"role": "user", "content": "…"}`, `{"role": "assistant", "content": "…", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "…", "arguments": "<the arguments as JSON text>"}}]}`, `{"role": "tool", "tool_call_id": "c1", "name": "…", "content": "<the result as text>"}`. It ends before the call being checked: do not include the assistant message that makes that call.',
+  '- The check reads that conversation converted to the declarations it is given: `text` for `content`, `toolCalls` with parsed `arguments` for `tool_calls`, and `{ role: "tool", callId, name, content }` for tool results; `conversation.toolCalls()` pairs each earlier call with its result text.',
+  '- `lookups` lists every lookup call the check makes: the tool, exactly the arguments the check passes (compared as JSON), and the record it returns (`result`, following the result types below) or an `error` (for instance no such record). A lookup call the case does not list rejects with an error, so the check fails on that case.',
+].join('\n');
+
+/** The test cases of one policy, one per example, in one call. */
+export const testCasesPrompt: PromptTemplate<
   {
     tool: ToolSpec;
     policy: PolicySpec;
-    kind: 'compliance' | 'violation';
-    example: string;
-    lookups: readonly ToolSpec[];
+    lookups: readonly string[];
     types: string;
+    clock?: string;
+    timeZone?: string;
   },
-  typeof testCaseAnswer
+  typeof testCasesAnswer
 > = {
-  id: 'generate.test_case',
-  version: 2,
-  system: `You write test cases for guard code that checks one policy before a tool call runs. Each case isolates one policy. ${untrusted}`,
-  render: ({ tool, policy, kind, example, lookups, types }) =>
+  id: 'generate.test_cases',
+  version: 1,
+  system: `You write test cases for guard code that checks one policy before a tool call runs. ${untrusted}`,
+  render: ({ tool, policy, lookups, types, clock, timeZone }) =>
     [
-      `Write one test case in which the call ${kind === 'compliance' ? 'complies with' : 'breaks'} the policy, as in the example.`,
       `The tool being guarded:\n${describeTool(tool)}`,
       `The policy:\n${describePolicy(policy)}`,
-      `The example (${kind}):\n${example}`,
-      `The lookups the check may call:\n${jsonBlock(lookups.map((lookup) => ({ name: lookup.name, description: lookup.description, parameters: lookup.parameters })))}`,
-      `The domain types:\n${codeBlock(types)}`,
-      'Give the call arguments (valid for the tool schema), the conversation before the call, and the answers of the lookups with realistic records. Everything else about the case must comply with the policy, so that only this example decides it.',
+      `The examples, by index:\n${describeExamples(policy)}`,
+      'Write one test case per example, with its index: a compliance example is a call that complies with the policy, a violation example a call that breaks it. Give the call arguments (valid for the tool schema), the conversation before the call, and the answers of the lookups the check makes.',
+      testCaseConventions,
+      `The lookups the check may call: ${lookups.length === 0 ? 'none' : lookups.join(', ')}.`,
+      clockLines(clock, timeZone),
+      reviewerReading,
+      `The types:\n${codeBlock(types)}`,
     ].join('\n\n'),
-  schema: testCaseAnswer,
+  schema: testCasesAnswer,
 };
 
 const codeAnswer = z.object({ code: z.string().min(1) });
@@ -82,23 +112,32 @@ export const implementationPrompt: PromptTemplate<
     helpers: ReadonlyMap<string, string>;
     lookups: readonly string[];
     argsType: string;
+    cases: readonly Pick<TestCase, 'kind' | 'example' | 'arguments' | 'conversation' | 'lookups'>[];
+    clock?: string;
+    timeZone?: string;
   },
   typeof codeAnswer
 > = {
   id: 'generate.implementation',
-  version: 2,
+  version: 3,
   system: `You write TypeScript guard code that decides one policy before a tool call runs. ${untrusted}`,
-  render: ({ tool, policy, file, types, helpers, lookups, argsType }) =>
+  render: ({ tool, policy, file, types, helpers, lookups, argsType, cases, clock, timeZone }) =>
     [
       `Write the module \`${file}\` that exports \`check\`, the check of this policy for tool \`${tool.name}\`.`,
-      guardContract,
       `The policy:\n${describePolicy(policy)}`,
-      `Compliance examples:\n${policy.compliance_examples.map((example) => `- ${example}`).join('\n')}`,
-      `Violation examples:\n${policy.violation_examples.map((example) => `- ${example}`).join('\n')}`,
+      `What a check receives and returns:\n${codeBlock(guardApiDeclarations)}`,
+      `The types this policy uses, from \`types.ts\` at the pack's root (import them with a relative path ending in \`.ts\`):\n${codeBlock(types)}`,
       `Lookups it needs: ${lookups.length === 0 ? 'none' : lookups.join(', ')}.`,
-      `The domain types, in \`types.ts\` at the pack's root (import them with a relative path ending in \`.ts\`):\n${codeBlock(types)}`,
-      ...[...helpers].map(([path, source]) => `A helper module of the pack, \`${path}\`:\n${codeBlock(source)}`),
-      `Fill in this stub, keeping its export; import nothing but \`agentguard\` types and the pack's own files. Strict TypeScript.\n${codeBlock(policyStub(policy.id, policy.description, argsType))}`,
+      ...[...helpers].map(
+        ([path, source]) =>
+          `A helper module of the pack, \`${path}\` (import from it rather than repeating what it does):\n${codeBlock(source)}`,
+      ),
+      clockLines(clock, timeZone),
+      reviewerReading,
+      `The test cases it must pass, one JSON object a line (a compliance case expects undefined, a violation case a finding):\n\`\`\`json\n${cases.map(({ kind, example, arguments: args, conversation, lookups: answers }) => JSON.stringify({ kind, example, arguments: args, conversation, lookups: answers })).join('\n')}\n\`\`\``,
+      `Compiler settings: ${compilerSettings}`,
+      'Type what you read with the declarations above; do not probe shapes at run time. Return `{ message, facts }` when the call breaks the policy: the message names the values that decided it, and `facts` holds them.',
+      `Fill in this stub, keeping its export; import nothing but \`agentguard\` types and the pack's own files.\n${codeBlock(policyStub(policy.id, policy.description, argsType))}`,
     ].join('\n\n'),
   schema: codeAnswer,
 };
@@ -109,7 +148,7 @@ export const repairPrompt: PromptTemplate<
   typeof codeAnswer
 > = {
   id: 'generate.repair',
-  version: 1,
+  version: 2,
   system: `You fix TypeScript guard code so that it type-checks and passes its tests. ${untrusted}`,
   render: ({ file, code, typeErrors, failures }) =>
     [
@@ -120,6 +159,8 @@ export const repairPrompt: PromptTemplate<
       failures.length === 0
         ? 'Its tests pass.'
         : `Failing tests:\n${failures.map((failure) => `- ${failure}`).join('\n')}`,
+      `What a check receives and returns:\n${codeBlock(guardApiDeclarations)}`,
+      `Compiler settings: ${compilerSettings}`,
       'Answer with the whole corrected module.',
     ].join('\n\n'),
   schema: codeAnswer,

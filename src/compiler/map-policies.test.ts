@@ -12,25 +12,31 @@ describe('mapPolicies', () => {
   it('creates, reflects, splits, votes, corrects references, archives and writes examples', async () => {
     const workDir = await mkdtemp(join(tmpdir(), 'agentguard-map-'));
     const budget = new Budget({ maxCalls: 50, maxTokens: 1e9 });
-    const result = await mapPolicies({ document, tools, model: new ScriptedModel(mapScript), budget, workDir });
+    const model = new ScriptedModel(mapScript);
+    const result = await mapPolicies({ document, tools, model, budget, workDir });
     const spec = result.specs.get('refund_order');
     assert.deepEqual(
-      spec?.policies.map((policy) => policy.id),
+      spec?.policies.map((policy) => [policy.id, policy.archived]),
       [
-        'refund_order.sunday_refunds',
-        'refund_order.refund_limit',
-        'refund_order.asked_amount',
-        'refund_order.politeness',
+        ['refund_order.refund_limit', undefined],
+        ['refund_order.asked_amount', undefined],
+        ['refund_order.politeness', 'it concerns what the agent writes'],
+        ['refund_order.sunday_refunds', 'none of its references occurs in the policy document'],
       ],
     );
-    assert.deepEqual(spec?.policies[2]?.references, ['Refund only what the user asked for.']);
-    assert.equal(spec?.policies[2]?.compliance_examples.length, 3);
+    assert.deepEqual(spec?.policies[1]?.references, ['Refund only what the user asked for.']);
+    assert.equal(spec?.policies[1]?.compliance_examples.length, 3);
     assert.deepEqual(
       [...result.archived],
       [
         ['refund_order.sunday_refunds', 'none of its references occurs in the policy document'],
         ['refund_order.politeness', 'it concerns what the agent writes'],
       ],
+    );
+    assert.deepEqual(
+      model.requests.filter((request) => request.step.startsWith('map.create_examples')).length,
+      2,
+      "one call for the tool's examples, one more for the policies with too few",
     );
     assert.equal(budget.total().calls, mapScript.length);
 
@@ -42,6 +48,24 @@ describe('mapPolicies', () => {
       workDir,
     });
     assert.deepEqual(resumed, result, 'a rerun reuses every kept step');
+  });
+  it('gives every step the document, tells lookups from guarded tools, and states the rules answers must follow', async () => {
+    const model = new ScriptedModel(mapScript);
+    const workDir = await mkdtemp(join(tmpdir(), 'agentguard-map-'));
+    await mapPolicies({ document, tools, model, budget: new Budget({ maxCalls: 50, maxTokens: 1e9 }), workDir });
+    const prompt = (step: string) =>
+      model.requests.find((request) => request.step.startsWith(step))?.messages[0]?.content ?? '';
+    for (const request of model.requests) {
+      assert.ok(request.messages[0]?.content.includes(document), `${request.step} shows the policy document`);
+      assert.match(request.system, /lead-in line of a list .* is a sentence of its own/);
+      assert.match(request.system, /a list item or a line without one is a sentence of its own/);
+    }
+    for (const step of ['map.create_policies', 'map.add_policies', 'map.review_enforceability']) {
+      assert.match(prompt(step), /Tools that change state \(each gets a guard[^\n]*: refund_order\./, step);
+      assert.match(prompt(step), /Read-only lookups \(they change nothing[^\n]*: get_order\./, step);
+    }
+    assert.match(prompt('map.split_merge'), /Do not split alternatives/);
+    assert.match(prompt('map.create_examples'), /at least 3 compliance examples and at least 3 violation examples/);
   });
   it('rejects an empty, binary or oversized document with a clear error', () => {
     assert.throws(() => checkDocument('  \n', 'policy.md'), /`policy.md` is empty/);

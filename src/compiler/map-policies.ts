@@ -10,6 +10,7 @@ import {
   createExamplesPrompt,
   createPoliciesPrompt,
   type DraftPolicy,
+  type PolicyExamples,
   reviewEnforceabilityPrompt,
   reviewRelevancePrompt,
   splitMergePrompt,
@@ -36,7 +37,10 @@ export interface MapOptions {
   onProgress?: (tool: string, step: string) => void;
 }
 
-/** The mapper's output: a spec per guarded tool and the archived policies with the reason. */
+/**
+ * The mapper's output: a spec per guarded tool and the archived policies with the reason. An archived policy stays in
+ * its tool's spec, flagged with `archived` (the reason), so that it is neither scored nor generated.
+ */
 export interface MapResult {
   specs: Map<string, ToolPolicySpec>;
   archived: Map<string, string>;
@@ -106,10 +110,50 @@ const slug = (text: string) =>
     .replace(/^_|_$/g, '');
 
 /**
+ * Writes the examples of a tool's live policies in one call, and asks once more, in one call, for the policies that
+ * got fewer than the minimum of a kind.
+ */
+async function writeExamples(
+  runner: StepRunner,
+  options: MapOptions,
+  tool: ToolSpec,
+  found: readonly DraftPolicy[],
+): Promise<Map<number, PolicyExamples>> {
+  const result = new Map<number, PolicyExamples>();
+  if (found.length === 0) return result;
+  options.onProgress?.(tool.name, 'examples');
+  const minimum = options.minExamples ?? 3;
+  const input = { document: options.document, tool, tools: options.tools, found, minimum };
+  const indexProblems = (answer: { examples: { index: number }[] }) =>
+    answer.examples.filter((item) => item.index >= found.length).map((item) => `index ${item.index} is not a policy`);
+  const merge = (answer: { examples: ({ index: number } & PolicyExamples)[] }) => {
+    for (const { index, compliance_examples, violation_examples } of answer.examples) {
+      const before = result.get(index) ?? { compliance_examples: [], violation_examples: [] };
+      result.set(index, {
+        compliance_examples: [...before.compliance_examples, ...compliance_examples],
+        violation_examples: [...before.violation_examples, ...violation_examples],
+      });
+    }
+  };
+  merge(await askStep(runner, createExamplesPrompt, input, indexProblems));
+  const have = new Map<number, PolicyExamples>();
+  found.forEach((_, index) => {
+    const lists = result.get(index) ?? { compliance_examples: [], violation_examples: [] };
+    if (lists.compliance_examples.length < minimum || lists.violation_examples.length < minimum) have.set(index, lists);
+  });
+  if (have.size > 0) {
+    options.onProgress?.(tool.name, 'more examples');
+    merge(await askStep(runner, createExamplesPrompt, { ...input, have }, indexProblems));
+  }
+  return result;
+}
+
+/**
  * Step 1 of the compiler, the tool-policy mapper of the ToolGuard paper: per tool, create policies with verbatim
  * references, add missed ones by reflection, split them into atomic policies and merge duplicates, keep those most
  * votes find relevant, correct references against the document, archive those that cannot be decided before the call
- * (with the reason), and write compliance and violation examples, adding more where coverage is thin. Every step's
+ * (with the reason, flagged `archived` in the spec), and write compliance and violation examples per tool in one
+ * call, asking once more for the policies with fewer than `minExamples` of a kind. Every step's
  * result is kept in `workDir` and reused when its input has not changed.
  *
  * @example
@@ -121,7 +165,6 @@ export async function mapPolicies(options: MapOptions): Promise<MapResult> {
   checkDocument(options.document, 'policy document', options.maxDocumentChars);
   const specs = new Map<string, ToolPolicySpec>();
   const archived = new Map<string, string>();
-  const lookups = options.tools.filter((tool) => tool.readOnly);
 
   const runner: StepRunner = {
     model: options.model,
@@ -142,18 +185,25 @@ export async function mapPolicies(options: MapOptions): Promise<MapResult> {
     ).policies;
     for (let round = 1; round <= (options.rounds ?? 2); round++) {
       progress(`add policies, round ${round}`);
-      const added = (await askStep(runner, addPoliciesPrompt, { document: options.document, tool, found })).policies;
+      const added = (
+        await askStep(runner, addPoliciesPrompt, { document: options.document, tool, tools: options.tools, found })
+      ).policies;
       if (added.length === 0) break;
       found = [...found, ...added];
     }
     progress('split and merge');
-    found = (await askStep(runner, splitMergePrompt, { tool, found })).policies;
+    found = (await askStep(runner, splitMergePrompt, { document: options.document, tool, found })).policies;
 
     progress('review relevance');
     const tally = found.map(() => 0);
     const voters = options.votes ?? 3;
     for (let vote = 1; vote <= voters; vote++) {
-      const answer = await askStep(runner, reviewRelevancePrompt, { tool, found, vote }, indexCheck(found.length));
+      const answer = await askStep(
+        runner,
+        reviewRelevancePrompt,
+        { document: options.document, tool, found, vote },
+        indexCheck(found.length),
+      );
       for (const item of answer.votes) if (item.relevant) tally[item.index] = (tally[item.index] ?? 0) + 1;
     }
     found = found.filter((_, index) => (tally[index] ?? 0) * 2 > voters);
@@ -161,8 +211,9 @@ export async function mapPolicies(options: MapOptions): Promise<MapResult> {
     progress('correct references');
     const policies: PolicySpec[] = [];
     const kept: { id: string; draft: DraftPolicy }[] = [];
+    const order: string[] = [];
     const archive = (id: string, draft: DraftPolicy, reason: string) => {
-      policies.push({ id, ...draft, compliance_examples: [], violation_examples: [] });
+      policies.push({ id, ...draft, compliance_examples: [], violation_examples: [], archived: reason });
       archived.set(id, reason);
     };
     for (const draft of found) {
@@ -170,6 +221,7 @@ export async function mapPolicies(options: MapOptions): Promise<MapResult> {
       for (let suffix = 2; kept.some((item) => item.id === id) || policies.some((item) => item.id === id); suffix++) {
         id = `${tool.name}.${slug(draft.name)}_${suffix}`;
       }
+      order.push(id);
       const references = correctReferences(draft.references, options.document);
       if (references.length === 0) archive(id, draft, 'none of its references occurs in the policy document');
       else kept.push({ id, draft: { ...draft, references } });
@@ -178,26 +230,29 @@ export async function mapPolicies(options: MapOptions): Promise<MapResult> {
     progress('review enforceability');
     const drafts = kept.map((item) => item.draft);
     const reviews = (
-      await askStep(runner, reviewEnforceabilityPrompt, { tool, lookups, found: drafts }, indexCheck(drafts.length))
+      await askStep(
+        runner,
+        reviewEnforceabilityPrompt,
+        { document: options.document, tool, tools: options.tools, found: drafts },
+        indexCheck(drafts.length),
+      )
     ).reviews;
-    for (const [index, { id, draft }] of kept.entries()) {
-      const review = reviews.find((item) => item.index === index);
-      if (review?.enforceable === false) {
-        archive(id, draft, review.reason);
-        continue;
-      }
-      progress(`examples for ${draft.name}`);
-      let examples = await askStep(runner, createExamplesPrompt, { tool, policy: draft });
-      const least = options.minExamples ?? 3;
-      if (examples.compliance_examples.length < least || examples.violation_examples.length < least) {
-        const more = await askStep(runner, createExamplesPrompt, { tool, policy: draft, have: examples });
-        examples = {
-          compliance_examples: [...examples.compliance_examples, ...more.compliance_examples],
-          violation_examples: [...examples.violation_examples, ...more.violation_examples],
-        };
-      }
-      policies.push({ id, ...draft, ...examples });
+    const live: { id: string; draft: DraftPolicy }[] = [];
+    for (const [index, item] of kept.entries()) {
+      const review = reviews.find((candidate) => candidate.index === index);
+      if (review?.enforceable === false) archive(item.id, item.draft, review.reason);
+      else live.push(item);
     }
+    const examples = await writeExamples(
+      runner,
+      options,
+      tool,
+      live.map((item) => item.draft),
+    );
+    for (const [index, { id, draft }] of live.entries()) {
+      policies.push({ id, ...draft, ...(examples.get(index) ?? { compliance_examples: [], violation_examples: [] }) });
+    }
+    policies.sort((left, right) => order.indexOf(left.id) - order.indexOf(right.id));
     specs.set(tool.name, { tool: tool.name, policies });
   }
   return { specs, archived };

@@ -51,8 +51,16 @@ export const shopSpecs = new Map<string, ToolPolicySpec>([
   ],
 ]);
 const lookup = { tool: 'get_order', arguments: { order_id: 'A1' }, result: { total: 50 } };
-const testCase = (amount: number) =>
-  JSON.stringify({ arguments: { order_id: 'A1', amount }, conversation: [], lookups: [lookup] });
+/** One policy's test cases: the compliance example's amount, then the violation example's. */
+const testCases = (...amounts: number[]) =>
+  JSON.stringify({
+    cases: amounts.map((amount, index) => ({
+      index,
+      arguments: { order_id: 'A1', amount },
+      conversation: [],
+      lookups: [lookup],
+    })),
+  });
 const header =
   "import type { PolicyCheck } from 'agentguard';\nimport type { RefundOrderArgs } from '../../types.ts';\n";
 const limitCode = (body: string) =>
@@ -65,12 +73,11 @@ const never = JSON.stringify({
 
 /** The scripted answers of a shop build that goes through every repair path. */
 export const shopScript = [
-  // refund.limit: lookups; a compliance case (invalid JSON first); a violation case; code with a type error,
-  // then a failing test, then green.
+  // refund.limit: lookups; its test cases (invalid JSON first); code with a type error, then a failing test, then
+  // green.
   JSON.stringify({ lookups: ['get_order'], reason: 'the total is on the order' }),
   'this is not JSON',
-  testCase(10),
-  testCase(60),
+  testCases(10, 60),
   limitCode("return args.amout > order.total ? { message: 'too much' } : undefined;"),
   limitCode("return args.amount < order.total ? { message: 'too much' } : undefined;"),
   limitCode(
@@ -78,8 +85,7 @@ export const shopScript = [
   ),
   // refund.asked: never goes green.
   JSON.stringify({ lookups: [], reason: 'the conversation is enough' }),
-  testCase(10),
-  testCase(20),
+  testCases(10, 20),
   never,
   never,
   never,
@@ -114,10 +120,14 @@ const limit = draft('Refund limit', 'Refunds cannot exceed the order total.');
 const asked = draft('Asked amount', 'Refund only what the user asked fr.');
 const polite = draft('Politeness', 'Always be polite to customers.');
 const invented = draft('Sunday refunds', 'Refunds are free on Sundays.');
-const examples = (count: number) =>
+/** Examples by policy index: how many of each kind. */
+const examples = (...counts: [index: number, count: number][]) =>
   JSON.stringify({
-    compliance_examples: Array.from({ length: count }, (_, index) => `ok ${index}`),
-    violation_examples: Array.from({ length: count }, (_, index) => `bad ${index}`),
+    examples: counts.map(([index, count]) => ({
+      index,
+      compliance_examples: Array.from({ length: count }, (_, item) => `ok ${index}.${item}`),
+      violation_examples: Array.from({ length: count }, (_, item) => `bad ${index}.${item}`),
+    })),
   });
 const vote = (relevant: boolean[]) =>
   JSON.stringify({ votes: relevant.map((value, index) => ({ index, relevant: value, reason: 'r' })) });
@@ -137,7 +147,6 @@ export const mapScript = [
       { index: 2, enforceable: false, reason: 'it concerns what the agent writes' },
     ],
   }),
-  examples(3),
-  examples(1),
-  examples(2),
+  examples([0, 3], [1, 1]),
+  examples([1, 2]),
 ];

@@ -74,3 +74,13 @@ describe('evaluateSpec', () => {
     assert.ok(result.reference.recall < 1);
   });
 });
+
+describe('evaluateSpec on archived policies', () => {
+  it('scores neither the references nor the grouping of an archived policy', () => {
+    const gold = spec(policy('a', 'First rule.'));
+    const archived: ToolPolicySpec['policies'][number] = { ...policy('y', 'Second rule.'), archived: 'after the call' };
+    const predicted: ToolPolicySpec = { tool: 't', policies: [policy('x', 'First rule.'), archived] };
+    const result = evaluateSpec(new Map([['t', predicted]]), new Map([['t', gold]]));
+    assert.deepEqual([result.reference.precision, result.reference.recall], [1, 1]);
+  });
+});

@@ -35,10 +35,11 @@ export function sentencesOf(text: string): string[] {
     .filter((sentence) => sentence !== '');
 }
 
-/** For each reference sentence of a spec, the policies (groups) that cite it. */
+/** For each reference sentence of a spec's live policies, the policies (groups) that cite it. */
 function groupsOf(spec: ToolPolicySpec): Map<string, Set<string>> {
   const groups = new Map<string, Set<string>>();
   for (const policy of spec.policies) {
+    if (policy.archived !== undefined) continue;
     for (const reference of policy.references) {
       for (const sentence of sentencesOf(reference)) {
         const cited = groups.get(sentence) ?? new Set<string>();
@@ -99,7 +100,8 @@ export function fuzzyRandParts(
  * Scores a predicted tool-policy spec against a gold one with the ToolGuard paper's mapper metrics: reference
  * precision, recall and F1 over reference sentences, and the fuzzy Rand index of how the sentences common to both are
  * grouped into policies. Per tool, and pooled over tools (sentence counts and sentence pairs summed). A tool the
- * prediction lacks counts as predicting nothing for it.
+ * prediction lacks counts as predicting nothing for it. Archived policies (flagged `archived`: they cannot be decided
+ * before the call, and no guard is generated for them) are not scored, on either side.
  *
  * @example
  * ```ts

@@ -15,7 +15,7 @@ const cassetteSchema = z.object({
       key: z.string(),
       step: z.string(),
       text: z.string(),
-      usage: z.object({ inputTokens: z.number(), outputTokens: z.number() }),
+      usage: z.object({ inputTokens: z.number(), outputTokens: z.number(), estimated: z.boolean().optional() }),
     }),
   ),
 });
@@ -48,7 +48,8 @@ export class ReplayModel implements LanguageModel {
     this.id = `replay:${cassette.source}`;
     for (const entry of cassette.entries) {
       const list = this.answers.get(entry.key) ?? [];
-      list.push({ text: entry.text, usage: entry.usage });
+      const { inputTokens, outputTokens, estimated } = entry.usage;
+      list.push({ text: entry.text, usage: { inputTokens, outputTokens, ...(estimated ? { estimated } : {}) } });
       this.answers.set(entry.key, list);
     }
   }
@@ -66,16 +67,21 @@ export class ReplayModel implements LanguageModel {
   }
 }
 
-/** Passes requests to a model and records them; `save` writes the cassette. */
+/**
+ * Passes requests to a model and records them; `save` writes the cassette. Given a file, it also saves after every
+ * answer, so a long run that is stopped keeps what it was answered.
+ */
 export class RecordingModel implements LanguageModel {
   readonly id: string;
   private readonly inner: LanguageModel;
   private readonly cassette: Cassette;
+  private readonly file: string | undefined;
 
-  constructor(inner: LanguageModel, source = inner.id) {
+  constructor(inner: LanguageModel, source = inner.id, file?: string) {
     this.id = inner.id;
     this.inner = inner;
     this.cassette = { format: 1, source, entries: [] };
+    this.file = file;
   }
 
   async complete(request: ModelRequest, signal?: AbortSignal): Promise<ModelResponse> {
@@ -86,6 +92,7 @@ export class RecordingModel implements LanguageModel {
       text: response.text,
       usage: response.usage,
     });
+    if (this.file !== undefined) await this.save(this.file);
     return response;
   }
 

@@ -2,11 +2,12 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AgentGuardError } from '../errors.ts';
-import type { LanguageModel, ModelRequest, ModelResponse } from './language-model.ts';
+import { estimateTokens, type LanguageModel, type ModelRequest, type ModelResponse } from './language-model.ts';
 
 /**
  * A model that is a person (or any chat tool): each request is written to `<dir>/<n>-<step>.request.md`, and the
- * build waits for the answer in `<n>-<step>.answer.md` beside it. Useful where no model API is reachable.
+ * build waits for the answer in `<n>-<step>.answer.md` beside it. Useful where no model API is reachable. Nothing
+ * reports tokens here, so the usage is estimated from the request and answer texts (`estimateTokens`) and marked so.
  *
  * @example
  * ```ts
@@ -29,12 +30,16 @@ export class ExchangeModel implements LanguageModel {
     await mkdir(this.dir, { recursive: true });
     const base = join(this.dir, `${String(++this.counter).padStart(4, '0')}-${request.step}`);
     const transcript = request.messages.map((message) => `## ${message.role}\n\n${message.content}`).join('\n\n');
-    await writeFile(`${base}.request.md`, `# ${request.step}\n\n## system\n\n${request.system}\n\n${transcript}\n`);
+    const requestText = `# ${request.step}\n\n## system\n\n${request.system}\n\n${transcript}\n`;
+    await writeFile(`${base}.request.md`, requestText);
     const answerFile = `${base}.answer.md`;
     for (;;) {
       try {
         const text = await readFile(answerFile, 'utf8');
-        return { text, usage: { inputTokens: 0, outputTokens: 0 } };
+        return {
+          text,
+          usage: { inputTokens: estimateTokens(requestText), outputTokens: estimateTokens(text), estimated: true },
+        };
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       }

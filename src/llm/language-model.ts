@@ -16,6 +16,22 @@ export interface ModelRequest {
 export interface TokenUsage {
   inputTokens: number;
   outputTokens: number;
+  /** True when the counts are estimated from the text (see `estimateTokens`), not reported by the provider. */
+  estimated?: boolean;
+}
+
+/**
+ * An estimate of the tokens of a text, for models that report none (the exchange folder): about four characters a
+ * token, the rule of thumb for English text and JSON with common tokenizers. An estimate, labelled as such wherever
+ * it is shown.
+ *
+ * @example
+ * ```ts
+ * estimateTokens('Cancel reservation ZFA04Y?'); // 7
+ * ```
+ */
+export function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 4);
 }
 
 /** A model's answer. */

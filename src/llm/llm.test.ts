@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { z } from 'zod';
 import { AgentGuardError } from '../errors.ts';
-import { Budget } from './budget.ts';
+import { Budget, formatSpending } from './budget.ts';
 import { RecordingModel, ReplayModel, readCassette } from './cassette.ts';
 import { ExchangeModel } from './exchange-model.ts';
 import { createLanguageModel } from './providers.ts';
@@ -29,7 +29,13 @@ describe('generateStructured', () => {
     ]);
     const budget = new Budget({ maxCalls: 10, maxTokens: 10_000 });
     assert.deepEqual(await ask(model, budget), { policies: [{ name: 'refunds' }] });
-    assert.deepEqual(budget.steps.get('map.test'), { calls: 3, inputTokens: 0, outputTokens: 0, retries: 2 });
+    assert.deepEqual(budget.steps.get('map.test'), {
+      calls: 3,
+      inputTokens: 0,
+      outputTokens: 0,
+      retries: 2,
+      estimated: false,
+    });
     assert.match(model.requests[1]?.messages.at(-1)?.content ?? '', /not valid JSON/);
     assert.match(model.requests[2]?.messages.at(-1)?.content ?? '', /\$\.policies: Too small/);
     assert.match(model.requests[0]?.messages[0]?.content ?? '', /JSON Schema/);
@@ -84,6 +90,28 @@ describe('ExchangeModel', () => {
     assert.match(await readFile(join(dir, files[0] ?? ''), 'utf8'), /## user\n\nhello/);
     await writeFile(join(dir, '0001-map.test.answer.md'), 'the answer');
     assert.equal((await pending).text, 'the answer');
+  });
+  it('estimates tokens from the texts, marks them estimated, and so lets --max-tokens bind', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'agentguard-exchange-'));
+    await writeFile(join(dir, '0001-map.test.answer.md'), '{"policies": []}');
+    const budget = new Budget({ maxCalls: 10, maxTokens: 20 });
+    const model = new ExchangeModel(dir, 10);
+    const request = {
+      step: 'map.test',
+      system: 'sys',
+      messages: [{ role: 'user' as const, content: 'x'.repeat(100) }],
+    };
+    const { usage } = await model.complete(request);
+    assert.equal(usage.estimated, true);
+    assert.equal(usage.outputTokens, 4);
+    assert.ok(usage.inputTokens >= 25);
+    budget.reserve('map.test');
+    budget.spend('map.test', usage);
+    assert.match(
+      formatSpending(budget).join('\n'),
+      /map\.test\s+1 calls \(0 retried\), ~\d+ tokens[\s\S]*estimated from the text/,
+    );
+    assert.throws(() => budget.reserve('map.test'), /tokens, estimated from the text\) before step/);
   });
 });
 

@@ -44,6 +44,27 @@ export const manifestSchema = z.object({
     .optional(),
   /** For generated policies: hashes of the spec each came from and of the code written, to regenerate only what changed. */
   generated: z.record(z.string(), z.object({ specHash: z.string(), codeHash: z.string() })).optional(),
+  /**
+   * Set by `compile generate --validate <runs>`: each enforced policy's denial rate over recorded runs replayed in
+   * shadow mode. `flagged` marks a policy that refused more than `threshold` of its tool's calls: most recorded calls
+   * are the agent doing its job, so such a policy is likely stricter than the policy text; review it.
+   */
+  validation: z
+    .object({
+      runs: z.number().int(),
+      threshold: z.number(),
+      policies: z.record(
+        z.string(),
+        z.object({
+          tool: z.string(),
+          calls: z.number().int(),
+          denied: z.number().int(),
+          denialRate: z.number(),
+          flagged: z.boolean(),
+        }),
+      ),
+    })
+    .optional(),
 });
 
 /** A guard pack's manifest. */

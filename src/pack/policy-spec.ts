@@ -10,6 +10,11 @@ const policySchema = z.object({
   remedy: z.string().optional(),
   /** What a violation does: `deny` (the default) or `ask`, where a person must settle the call with the user. */
   effect: z.enum(['deny', 'ask']).optional(),
+  /**
+   * Set when the policy cannot be decided before the call (the mapper's enforceability review, or a reference that
+   * is not in the document): the reason. An archived policy is kept for review, but neither scored nor generated.
+   */
+  archived: z.string().min(1).optional(),
 });
 
 /** Schema of a tool-policy spec: the atomic policies that apply to one tool. */
@@ -102,7 +107,7 @@ export function toToolGuardSpec(spec: ToolPolicySpec, skipped: ReadonlySet<strin
       references: policy.references,
       violating_examples: policy.violation_examples,
       compliance_examples: policy.compliance_examples,
-      ...(skipped.has(policy.id) ? { skip: true } : {}),
+      ...(skipped.has(policy.id) || policy.archived !== undefined ? { skip: true } : {}),
     })),
     archive: [],
   };

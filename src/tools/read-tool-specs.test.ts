@@ -111,6 +111,38 @@ describe('readToolSpecs', () => {
     );
     assert.deepEqual(read.guessed, []);
   });
+  it('keeps result schemas: MCP outputSchema, OpenAPI success responses, returns in a tool list', async () => {
+    const result = { type: 'object', properties: { total: { type: 'number' } }, required: ['total'] };
+    const mcp = await readToolSpecs(
+      await file('mcp-output.json', {
+        tools: [{ name: 'get_order', inputSchema: { type: 'object' }, outputSchema: result }],
+      }),
+    );
+    assert.deepEqual(mcp.tools[0]?.returns, result);
+    const openapi = await readToolSpecs(
+      await file('openapi-output.json', {
+        openapi: '3.0.3',
+        paths: {
+          '/orders/{id}': {
+            get: {
+              operationId: 'getOrder',
+              responses: {
+                '200': { content: { 'application/json': { schema: { $ref: '#/components/schemas/Order' } } } },
+              },
+            },
+          },
+        },
+        components: { schemas: { Order: result } },
+      }),
+    );
+    assert.deepEqual(openapi.tools[0]?.returns, result);
+    const list = await readToolSpecs(
+      await file('list-output.json', [
+        { name: 'get_order', parameters: { type: 'object' }, readOnly: true, returns: result },
+      ]),
+    );
+    assert.deepEqual(list.tools[0]?.returns, result);
+  });
   it('reports unsupported schema features with their JSON paths', async () => {
     const path = await file('bad.json', [
       { name: 'a', parameters: { type: 'object', properties: { x: { not: { type: 'string' } } } } },

@@ -60,6 +60,17 @@ function resolveRefs(node: unknown, document: Json, seen: ReadonlySet<string> = 
   return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, resolveRefs(value, document, seen)]));
 }
 
+/** The JSON schema of an operation's success response (200, 201, 2XX or default, `application/json`), if any. */
+function responseSchema(responses: unknown): Json | undefined {
+  if (!isObject(responses)) return undefined;
+  for (const status of ['200', '201', '2XX', 'default']) {
+    const response = responses[status];
+    const content = isObject(response) && isObject(response.content) ? response.content['application/json'] : undefined;
+    if (isObject(content) && isObject(content.schema)) return content.schema;
+  }
+  return undefined;
+}
+
 function fromOpenApi(document: Json, issues: InputIssue[]): { tools: ToolSpec[]; known: Set<string> } {
   const tools: ToolSpec[] = [];
   const known = new Set<string>();
@@ -107,7 +118,14 @@ function fromOpenApi(document: Json, issues: InputIssue[]): { tools: ToolSpec[];
       const description = [operation.summary, operation.description]
         .filter((text) => typeof text === 'string')
         .join(' ');
-      tools.push({ name, description, parameters: parametersSchema, readOnly: method === 'get' || method === 'head' });
+      const returns = responseSchema(resolveRefs(operation.responses, document));
+      tools.push({
+        name,
+        description,
+        parameters: parametersSchema,
+        readOnly: method === 'get' || method === 'head',
+        ...(returns === undefined ? {} : { returns }),
+      });
       known.add(name);
     }
   }
@@ -117,7 +135,9 @@ function fromOpenApi(document: Json, issues: InputIssue[]): { tools: ToolSpec[];
 /**
  * Reads the tools of a domain from a JSON file: a JSON Schema tool list (`[{name, description, parameters,
  * readOnly?}]`), OpenAI tools (`[{type: 'function', function: {...}}]`), an OpenAPI 3 document (one tool per
- * operation; GET and HEAD are read-only), or an MCP `tools/list` result (`readOnlyHint` annotations). Where the file
+ * operation; GET and HEAD are read-only), or an MCP `tools/list` result (`readOnlyHint` annotations). The result
+ * schema comes along where the file has one: `returns` in a tool list, an MCP tool's `outputSchema`, an OpenAPI
+ * operation's JSON success response. Where the file
  * does not say whether a tool only reads, `readOnly` lists the read-only tools; failing that the name decides
  * (get_, list_, search_, …) and the tool is reported as guessed. Unsupported schema features throw an `InputError`
  * with their JSON paths.
@@ -159,6 +179,7 @@ export async function readToolSpecs(
         description: typeof tool.description === 'string' ? tool.description : '',
         parameters: isObject(tool.inputSchema) ? tool.inputSchema : { type: 'object' },
         readOnly: hint === true,
+        ...(isObject(tool.outputSchema) ? { returns: tool.outputSchema } : {}),
       });
     });
   } else if (Array.isArray(value)) {
@@ -178,6 +199,7 @@ export async function readToolSpecs(
         description: typeof tool.description === 'string' ? tool.description : '',
         parameters: isObject(tool.parameters) ? tool.parameters : { type: 'object' },
         readOnly: readOnly === true,
+        ...(isObject(tool.returns) ? { returns: tool.returns } : {}),
       });
     });
   } else {

@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { runCompilerEvaluation } from '../../scripts/eval-compiler.ts';
+import type { CompilerEvaluation } from './compiler-evaluation.ts';
+
+const recording = fileURLToPath(new URL('../../data/compiler-eval/cancel.recording.json', import.meta.url));
+const measured = fileURLToPath(new URL('../../data/compiler-eval/measured.recording.json', import.meta.url));
+
+describe('npm run eval:compiler -- --replay <recording>', () => {
+  it('reproduces a full mapper and generator evaluation offline: mapping scores, tests, replay agreement', async () => {
+    const out = await mkdtemp(join(tmpdir(), 'agentguard-eval-compiler-'));
+    const json = join(out, 'evaluation.json');
+    const report = await runCompilerEvaluation([
+      '--replay',
+      recording,
+      '--map',
+      'cancel_reservation',
+      '--generate',
+      'cancel_reservation',
+      '--out',
+      out,
+      '--json',
+      json,
+    ]);
+    const evaluation = JSON.parse(await readFile(json, 'utf8')) as CompilerEvaluation;
+    const cancel = evaluation.mapping.per_tool.cancel_reservation;
+    assert.deepEqual([cancel?.reference.matched, cancel?.reference.predicted, cancel?.reference.gold], [8, 9, 9]);
+    assert.deepEqual(
+      evaluation.policies.map((policy) => policy.state),
+      ['enforced', 'enforced', 'enforced', 'enforced', 'enforced'],
+    );
+    assert.deepEqual(evaluation.tests, { cases: 34, passed: 34 });
+    assert.deepEqual(evaluation.replay.tools.cancel_reservation, {
+      calls: 69,
+      agree: 68,
+      refusedByGenerated: 57,
+      refusedByReviewed: 56,
+    });
+    assert.equal(evaluation.spending['generate.test_cases@v1']?.calls, 5, 'one test-case call per policy');
+    assert.equal(evaluation.spending['map.create_examples@v2']?.calls, 1, 'one examples call per tool');
+    assert.match(report, /cancel_reservation\s+agree on 68 of 69 calls/);
+    assert.match(report, /total\s+21 calls \(0 retried\), ~\d+ tokens/);
+  });
+  it('reproduces the measured run of a chat model on the current prompts: five tools mapped, three generated', async () => {
+    const out = await mkdtemp(join(tmpdir(), 'agentguard-eval-compiler-'));
+    const json = join(out, 'evaluation.json');
+    await runCompilerEvaluation([
+      '--replay',
+      measured,
+      '--generate',
+      'cancel_reservation,book_reservation,update_reservation_flights',
+      '--out',
+      out,
+      '--json',
+      json,
+    ]);
+    const evaluation = JSON.parse(await readFile(json, 'utf8')) as CompilerEvaluation;
+    const { precision, recall } = evaluation.mapping.reference;
+    assert.deepEqual([precision.toFixed(3), recall.toFixed(3)], ['0.870', '0.870']);
+    assert.equal(evaluation.mapping.grouping.fuzzy_rand_index.toFixed(3), '0.936');
+    assert.deepEqual(evaluation.tests, { cases: 211, passed: 211 });
+    assert.deepEqual(
+      Object.fromEntries(Object.entries(evaluation.replay.tools).map(([tool, figures]) => [tool, figures.agree])),
+      { book_reservation: 44, update_reservation_flights: 70, cancel_reservation: 64 },
+    );
+    const total = Object.values(evaluation.spending).reduce((sum, step) => sum + step.calls, 0);
+    assert.equal(total, 135);
+  });
+});

@@ -98,6 +98,10 @@ export interface Conversation {
   lastUserIndex(): number;
   /** Every tool call made from message \`from\` on (default 0), with its result. */
   toolCalls(from?: number): PastToolCall[];
+  /** How the user message at \`index\` answers: an explicit yes, a refusal or hold, or other; undefined when not the user's. */
+  answerAt(index: number): 'yes' | 'no' | 'other' | undefined;
+  /** Whether the assistant message at \`index\` asks the user to confirm or choose. */
+  asksAt(index: number): boolean;
   /** The user's explicit yes when the last user message is one; otherwise undefined. */
   confirmation(): Confirmation | undefined;
 }

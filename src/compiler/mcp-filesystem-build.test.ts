@@ -22,7 +22,7 @@ describe('building the mcp-filesystem pack with agentguard compile build', { tim
     const cassette = await readCassette(recordingFile);
     assert.match(cassette.source, /^scripted answers: .* written by people, not a model output$/);
     const steps = new Set(cassette.entries.map((entry) => entry.step.replace(/@v\d+$/, '')));
-    for (const step of ['map.create_policies', 'map.review_enforceability', 'generate.test_case']) {
+    for (const step of ['map.create_policies', 'map.review_enforceability', 'generate.test_cases']) {
       assert.ok(steps.has(step), step);
     }
   });

@@ -1,0 +1,52 @@
+/**
+ * Re-keys a compiler-evaluation recording onto prompts changed since it was made: the evaluation is run again, and
+ * each request is answered with the next answer the recording holds for the same step, in recorded order; the new
+ * recording says so in its `source`, with the note given. Use it only where the change left the sequence of
+ * requests as it was (a declaration added to a prompt, a reworded instruction), and check that the evaluation's
+ * mapping and generation figures come out as before: an answer given to another request would change them.
+ *
+ * `node scripts/rekey-recording.ts --recording <file> --note "<what changed>" [--map <tools>] [--generate <tools>]`
+ */
+import { parseArgs } from 'node:util';
+import { readCassette } from '../src/llm/cassette.ts';
+import type { LanguageModel, ModelResponse } from '../src/llm/language-model.ts';
+import { runCompilerEvaluation } from './eval-compiler.ts';
+
+const { values } = parseArgs({
+  options: {
+    recording: { type: 'string' },
+    note: { type: 'string' },
+    map: { type: 'string' },
+    generate: { type: 'string' },
+  },
+});
+if (values.recording === undefined || values.note === undefined) {
+  throw new Error(
+    'usage: node scripts/rekey-recording.ts --recording <file> --note "<what changed>" [--map …] [--generate …]',
+  );
+}
+const cassette = await readCassette(values.recording);
+const byStep = new Map<string, ModelResponse[]>();
+for (const { step, text, usage } of cassette.entries) {
+  const { inputTokens, outputTokens, estimated } = usage;
+  const response = { text, usage: { inputTokens, outputTokens, ...(estimated ? { estimated } : {}) } };
+  byStep.set(step, [...(byStep.get(step) ?? []), response]);
+}
+const inOrder: LanguageModel = {
+  id: `${cassette.source}; re-keyed onto later prompts in recorded order (${values.note})`,
+  complete: async (request) => {
+    const answer = byStep.get(request.step)?.shift();
+    if (answer === undefined) throw new Error(`the recording has no further answer for step \`${request.step}\``);
+    return answer;
+  },
+};
+const report = await runCompilerEvaluation(
+  [
+    '--record',
+    values.recording,
+    ...(values.map === undefined ? [] : ['--map', values.map]),
+    ...(values.generate === undefined ? [] : ['--generate', values.generate]),
+  ],
+  inOrder,
+);
+process.stdout.write(`${report}\n\nre-keyed ${values.recording}\n`);

@@ -80,6 +80,8 @@ export class GuardRuntime {
   private readonly options: Required<Omit<RuntimeOptions, 'audit'>>;
   private readonly audit: { sink: AuditSink; packs: readonly PackFingerprint[] } | undefined;
   private readonly readOnlyViews = new WeakMap<ToolInvoker, Map<ReadonlySet<string>, ToolInvoker>>();
+  /** The view handed out last: consecutive calls mostly come with the same invoker. */
+  private lastView: { invoker: ToolInvoker; lookups: ReadonlySet<string>; view: ToolInvoker } | undefined;
 
   constructor(packs: readonly GuardPack[], options: RuntimeOptions = {}) {
     this.options = {
@@ -154,7 +156,9 @@ export class GuardRuntime {
         now: context.now,
         invoker: this.readOnly(context.invoker, route.lookups),
       };
-      const outcomes = await route.executor.evaluate(route.tool, enforced, call, guarded, this.options.timeoutMs);
+      const evaluating = route.executor.evaluate(route.tool, enforced, call, guarded, this.options.timeoutMs);
+      // Checks that all answered synchronously cost no promise.
+      const outcomes = evaluating instanceof Promise ? await evaluating : evaluating;
       for (const outcome of outcomes) this.record(route.tool, outcome, violations, errors);
       evaluated.push(...enforced);
     }
@@ -217,6 +221,8 @@ export class GuardRuntime {
 
   /** The read-only view of an invoker for one pack's lookups, made once per invoker. */
   private readOnly(invoker: ToolInvoker, lookups: ReadonlySet<string>): ToolInvoker {
+    const last = this.lastView;
+    if (last !== undefined && last.invoker === invoker && last.lookups === lookups) return last.view;
     let views = this.readOnlyViews.get(invoker);
     if (views === undefined) {
       views = new Map();
@@ -227,6 +233,7 @@ export class GuardRuntime {
       view = readOnly(invoker, lookups);
       views.set(lookups, view);
     }
+    this.lastView = { invoker, lookups, view };
     return view;
   }
 
@@ -237,10 +244,19 @@ export class GuardRuntime {
 }
 
 function readOnly(invoker: ToolInvoker, lookups: ReadonlySet<string>): ToolInvoker {
-  return {
+  const refused = (tool: string) => new Error(`\`${tool}\` is not a read-only lookup of this pack`);
+  const view: ToolInvoker = {
     invoke(tool, args) {
-      if (!lookups.has(tool)) return Promise.reject(new Error(`\`${tool}\` is not a read-only lookup of this pack`));
+      if (!lookups.has(tool)) return Promise.reject(refused(tool));
       return invoker.invoke(tool, args);
     },
   };
+  if (invoker.invokeNow !== undefined) {
+    const now = invoker.invokeNow.bind(invoker);
+    view.invokeNow = (tool, args) => {
+      if (!lookups.has(tool)) throw refused(tool);
+      return now(tool, args);
+    };
+  }
+  return view;
 }

@@ -200,16 +200,39 @@ const kindsNamed = rememberedBy((text: string) => {
   return { kinds, original: /\b(original|same) (payment|form of payment|method|card)/.test(text) };
 });
 
+const idsNamedCache = new WeakMap<User, Map<string, readonly string[]>>();
+
+/**
+ * The payment methods of `user` a text names by id or card digits; read once per user record and text (up to 2,000
+ * texts per record, then afresh). Records are never changed in place, so a changed user is read anew.
+ */
+function idsNamed(user: User, text: string): readonly string[] {
+  let byText = idsNamedCache.get(user);
+  if (byText === undefined) {
+    byText = new Map();
+    idsNamedCache.set(user, byText);
+  }
+  let ids = byText.get(text);
+  if (ids === undefined) {
+    ids = Object.values(user.payment_methods)
+      .filter((method) => {
+        const digits = /\d+$/.exec(method.id)?.[0];
+        if (digits !== undefined && digits.length >= 4 && holdsNumber(text, digits)) return true;
+        return method.source === 'credit_card' && holdsNumber(text, method.last_four);
+      })
+      .map((method) => method.id);
+    if (byText.size >= 2_000) byText.clear();
+    byText.set(text, ids);
+  }
+  return ids;
+}
+
 function namedPayments(texts: readonly string[], user: User, reservation: Reservation | undefined): NamedPayments {
   const ids = new Set<string>();
   const kinds = new Set<PaymentMethod['source']>();
   let original = false;
   for (const text of texts) {
-    for (const method of Object.values(user.payment_methods)) {
-      const digits = /\d+$/.exec(method.id)?.[0];
-      if (digits !== undefined && digits.length >= 4 && holdsNumber(text, digits)) ids.add(method.id);
-      if (method.source === 'credit_card' && holdsNumber(text, method.last_four)) ids.add(method.id);
-    }
+    for (const id of idsNamed(user, text)) ids.add(id);
     const named = kindsNamed(text);
     for (const kind of named.kinds) kinds.add(kind);
     original ||= named.original;

@@ -9,7 +9,9 @@ const limit = 2_000;
 export function rememberedBy<Value>(read: (text: string) => Value): (text: string) => Value {
   const cache = new Map<string, Value>();
   return (text) => {
-    if (cache.has(text)) return cache.get(text) as Value;
+    const known = cache.get(text);
+    // One lookup for a known text; only a reading that is itself undefined asks twice.
+    if (known !== undefined || cache.has(text)) return known as Value;
     const value = read(text);
     if (cache.size >= limit) cache.clear();
     cache.set(text, value);

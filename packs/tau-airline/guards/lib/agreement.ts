@@ -4,7 +4,7 @@
  */
 import type { GuardContext, PastToolCall } from 'agentguard';
 import type { PaymentMethod, Reservation, User } from './records.ts';
-import { lower, rememberedBy } from './text.ts';
+import { lowerText, rememberedBy } from './text.ts';
 
 /** The tools that change the database: a successful call of one ends what an earlier yes covered. */
 const changes = new Set([
@@ -115,13 +115,15 @@ function readAgreement(context: GuardContext, tool: string, args: Record<string,
     if (!rejected(past)) start = past.messageIndex + 1;
     if (past.messageIndex > askedFrom && past.messageIndex < proposalIndex) lastTried = past;
   }
+  const texts = conversation.readEach(lowerText);
+  const said = (index: number) => texts[index] ?? '';
   const userSaid: string[] = [];
-  const proposed = [lower(proposal)];
+  const proposed = [said(proposalIndex)];
   for (let index = start; index < last; index++) {
-    const message = messages[index];
+    const role = messages[index]?.role;
     if (index === yes) continue;
-    if (message?.role === 'user') userSaid.push(lower(message.text));
-    if (message?.role === 'assistant' && index > yes) proposed.push(lower(message.text));
+    if (role === 'user') userSaid.push(said(index));
+    if (role === 'assistant' && index > yes) proposed.push(said(index));
   }
   let agentSaid: string[] | undefined;
   return {
@@ -130,15 +132,15 @@ function readAgreement(context: GuardContext, tool: string, args: Record<string,
     continuesRejected: lastTried?.call.name === tool && rejected(lastTried),
     correction,
     proposed,
-    replied:
-      correction === ''
-        ? [lower(lastMessage.text)]
-        : [lower((messages[yes] as { text: string }).text), lower(correction)],
+    replied: correction === '' ? [said(last)] : [said(yes), said(last)],
     userSaid,
     get agentSaid() {
-      agentSaid ??= messages
-        .slice(start, Math.max(start, proposalIndex))
-        .flatMap((message) => (message.role === 'assistant' ? [lower(message.text)] : []));
+      if (agentSaid === undefined) {
+        agentSaid = [];
+        for (let index = start; index < proposalIndex; index++) {
+          if (messages[index]?.role === 'assistant') agentSaid.push(said(index));
+        }
+      }
       return agentSaid;
     },
     callsSince,

@@ -5,7 +5,7 @@ import type { GuardContext, PolicyFinding, ToolInvoker } from 'agentguard';
 import { type CallTerms, contradiction, findAgreement, rejected, unsettled } from './agreement.ts';
 import { after, allOf, type Maybe } from './maybe.ts';
 import type { Cabin, FlightOnDate, FlightType, Membership, Passenger, Reservation, User } from './records.ts';
-import { lower, rememberedBy } from './text.ts';
+import { lower, lowerText, rememberedBy } from './text.ts';
 
 /** The clock of the data: naive times are EST. */
 export function estTime(naive: string): number {
@@ -288,10 +288,12 @@ const userSaidCache = new WeakMap<object, readonly string[]>();
 
 /** What the user said, message by message, lower case; read once per conversation. */
 function userSaid(context: GuardContext): readonly string[] {
-  let said = userSaidCache.get(context.conversation);
+  const { conversation } = context;
+  let said = userSaidCache.get(conversation);
   if (said === undefined) {
-    said = context.conversation.userTexts().map(lower);
-    userSaidCache.set(context.conversation, said);
+    const texts = conversation.readEach(lowerText);
+    said = texts.filter((_, index) => conversation.messages[index]?.role === 'user');
+    userSaidCache.set(conversation, said);
   }
   return said;
 }

@@ -3,6 +3,7 @@
  * (amounts, payment methods, flights), and a corrected choice after the tool rejected the call the yes was given for.
  */
 import type { GuardContext, PastToolCall } from 'agentguard';
+import { rememberedLast } from './last.ts';
 import type { PaymentMethod, Reservation, User } from './records.ts';
 import { lowerText, rememberedBy } from './text.ts';
 
@@ -47,7 +48,7 @@ function samePaymentApart(left: Record<string, unknown>, right: Record<string, u
   return strip(left) === strip(right);
 }
 
-const agreements = new WeakMap<GuardContext, Map<string, Agreement | undefined>>();
+const agreementsOf = rememberedLast((_context: GuardContext) => new Map<string, Agreement | undefined>());
 
 /**
  * Finds what the user agreed to for a call of `tool` with `args`: the last user message is an explicit yes, or it is
@@ -60,11 +61,7 @@ export function findAgreement(
   tool: string,
   args: Record<string, unknown>,
 ): Agreement | undefined {
-  let found = agreements.get(context);
-  if (found === undefined) {
-    found = new Map();
-    agreements.set(context, found);
-  }
+  const found = agreementsOf(context);
   if (!found.has(tool)) found.set(tool, readAgreement(context, tool, args));
   return found.get(tool);
 }
@@ -257,23 +254,21 @@ function paymentStanding(
 ): 'agreed' | 'other' | 'unnamed' {
   const source = user.payment_methods[paymentId]?.source;
   if (source === undefined) return 'agreed';
-  let named = namedCache.get(agreement);
-  if (named === undefined) {
-    named = {
-      value: [agreement.replied, agreement.proposed, agreement.userSaid]
-        .map((text) => namedPayments(text, user, reservation))
-        .find((candidate) => !nothingNamed(candidate)),
-    };
+  const named = namedOf(agreement);
+  if (!('value' in named)) {
+    named.value = [agreement.replied, agreement.proposed, agreement.userSaid]
+      .map((text) => namedPayments(text, user, reservation))
+      .find((candidate) => !nothingNamed(candidate));
     if (named.value === undefined) {
       const earlier = namedPayments(agreement.agentSaid, user, reservation);
       if (!nothingNamed(earlier)) named.value = earlier;
     }
-    namedCache.set(agreement, named);
   }
   return standingAmong(named.value, user, paymentId, source, reservation);
 }
 
-const namedCache = new WeakMap<Agreement, { value: NamedPayments | undefined }>();
+/** The payments named for an agreement, read once per decision (the user and reservation are the decision's). */
+const namedOf = rememberedLast((_agreement: Agreement): { value?: NamedPayments | undefined } => ({}));
 
 function standingAmong(
   named: NamedPayments | undefined,

@@ -1,8 +1,9 @@
 /**
  * Facts the airline guards share: lookups, the bag allowance, itineraries and what the conversation establishes.
  */
-import type { GuardContext, PolicyFinding, ToolInvoker } from 'agentguard';
+import type { Conversation, GuardContext, PolicyFinding, ToolInvoker } from 'agentguard';
 import { type CallTerms, contradiction, findAgreement, rejected, unsettled } from './agreement.ts';
+import { rememberedLast } from './last.ts';
 import { after, allOf, type Maybe } from './maybe.ts';
 import type { Cabin, FlightOnDate, FlightType, Membership, Passenger, Reservation, User } from './records.ts';
 import { lower, lowerText, rememberedBy } from './text.ts';
@@ -12,7 +13,8 @@ export function estTime(naive: string): number {
   return Date.parse(`${naive}-05:00`);
 }
 
-const lookups = new WeakMap<GuardContext, Map<string, Maybe<unknown>>>();
+/** The answers of the decision in progress, by what was looked up. */
+const answersOf = rememberedLast((_context: GuardContext) => new Map<string, Maybe<unknown>>());
 
 /**
  * Runs a lookup once per decision: the runtime hands every policy of one call the same context, and the state cannot
@@ -25,11 +27,7 @@ function lookup<Value>(
   args: Record<string, string>,
   key: string,
 ): Maybe<Value | undefined> {
-  let answers = lookups.get(context);
-  if (answers === undefined) {
-    answers = new Map();
-    lookups.set(context, answers);
-  }
+  const answers = answersOf(context);
   let answer = answers.get(key);
   if (answer === undefined && !answers.has(key)) {
     answer = ask(context.invoker, tool, args);
@@ -284,21 +282,14 @@ const reasonPatterns: [CancellationReason, RegExp][] = [
 const refusal =
   /\b(no|don't have( any)?|not( going)? to (share|give)|rather not( say)?|prefer not to)( specific| particular)? reasons?\b|\brather not say\b/;
 
-const userSaidCache = new WeakMap<object, readonly string[]>();
+const userSaidIn = rememberedLast((conversation: Conversation) =>
+  conversation.readEach(lowerText).filter((_, index) => conversation.messages[index]?.role === 'user'),
+);
 
-/** What the user said, message by message, lower case; read once per conversation. */
+/** What the user said, message by message, lower case; read once per decision. */
 function userSaid(context: GuardContext): readonly string[] {
-  const { conversation } = context;
-  let said = userSaidCache.get(conversation);
-  if (said === undefined) {
-    const texts = conversation.readEach(lowerText);
-    said = texts.filter((_, index) => conversation.messages[index]?.role === 'user');
-    userSaidCache.set(conversation, said);
-  }
-  return said;
+  return userSaidIn(context.conversation);
 }
-
-const reasonsCache = new WeakMap<object, readonly CancellationReason[]>();
 
 /** The reasons one message gives, as a set of the lexicon's reasons. */
 const reasonsIn = rememberedBy(
@@ -309,14 +300,13 @@ const asksReason = rememberedBy((text: string) => /\breason/i.test(text));
 
 /** The reasons for cancellation the user gave in the conversation, most specific first. */
 export function statedReasons(context: GuardContext): readonly CancellationReason[] {
-  let reasons = reasonsCache.get(context.conversation);
-  if (reasons === undefined) {
-    const given = userSaid(context).map(reasonsIn);
-    reasons = reasonPatterns.map(([reason]) => reason).filter((reason) => given.some((set) => set.has(reason)));
-    reasonsCache.set(context.conversation, reasons);
-  }
-  return reasons;
+  return reasonsStated(context);
 }
+
+const reasonsStated = rememberedLast((context: GuardContext): readonly CancellationReason[] => {
+  const given = userSaid(context).map(reasonsIn);
+  return reasonPatterns.map(([reason]) => reason).filter((reason) => given.some((set) => set.has(reason)));
+});
 
 /**
  * Whether the user gave a reason for cancelling: a reason the lexicon recognises, or an answer (not a refusal) to an

@@ -2,6 +2,7 @@
 import type { GuardContext } from 'agentguard';
 import type { SendCertificateArgs } from '../../types.ts';
 import { findFlightOnDate, findReservation, findUser } from './airline.ts';
+import { rememberedLast } from './last.ts';
 import { after, allOf, type Maybe } from './maybe.ts';
 import type { FlightOnDate, User } from './records.ts';
 
@@ -20,16 +21,13 @@ function wasDelayed(segment: FlightOnDate | undefined): boolean {
   return segment.actual_departure_time_est > `${segment.date}T${segment.scheduled_departure_time_est}`;
 }
 
-const basesCache = new WeakMap<GuardContext, Maybe<Basis[]>>();
+const basesOfDecision = rememberedLast((_context: GuardContext): { bases?: Maybe<Basis[]> } => ({}));
 
 /** The reservations that could ground this certificate; found once per decision. */
 export function bases(args: SendCertificateArgs, context: GuardContext): Maybe<Basis[]> {
-  let found = basesCache.get(context);
-  if (found === undefined) {
-    found = findBases(args, context);
-    basesCache.set(context, found);
-  }
-  return found;
+  const slot = basesOfDecision(context);
+  slot.bases ??= findBases(args, context);
+  return slot.bases;
 }
 
 function findBases(args: SendCertificateArgs, context: GuardContext): Maybe<Basis[]> {

@@ -5,19 +5,17 @@ import type { GuardContext } from 'agentguard';
 import type { BookReservationArgs, UpdateReservationBaggagesArgs, UpdateReservationFlightsArgs } from '../../types.ts';
 import type { CallTerms } from './agreement.ts';
 import { findFlightOnDate, findReservation, findUser, isKept } from './airline.ts';
+import { rememberedLast } from './last.ts';
 import { after, allOf, type Maybe } from './maybe.ts';
 import type { FlightOnDate, Reservation, User } from './records.ts';
 
-const termsCache = new WeakMap<GuardContext, Maybe<CallTerms>>();
+const termsOf = rememberedLast((_context: GuardContext): { terms?: Maybe<CallTerms> } => ({}));
 
 /** Terms computed once per decision: every policy of one call gets the same context. */
 function once(context: GuardContext, compute: () => Maybe<CallTerms>): Maybe<CallTerms> {
-  let terms = termsCache.get(context);
-  if (terms === undefined) {
-    terms = compute();
-    termsCache.set(context, terms);
-  }
-  return terms;
+  const slot = termsOf(context);
+  slot.terms ??= compute();
+  return slot.terms;
 }
 
 /** A flight or cabin change: the fare difference for every passenger, as the tool computes it. */

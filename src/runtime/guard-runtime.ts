@@ -79,8 +79,7 @@ export class GuardRuntime {
   private readonly executors: GuardExecutor[] = [];
   private readonly options: Required<Omit<RuntimeOptions, 'audit'>>;
   private readonly audit: { sink: AuditSink; packs: readonly PackFingerprint[] } | undefined;
-  private readonly readOnlyViews = new WeakMap<ToolInvoker, Map<ReadonlySet<string>, ToolInvoker>>();
-  /** The view handed out last: consecutive calls mostly come with the same invoker. */
+  /** The read-only view handed out last. */
   private lastView: { invoker: ToolInvoker; lookups: ReadonlySet<string>; view: ToolInvoker } | undefined;
 
   constructor(packs: readonly GuardPack[], options: RuntimeOptions = {}) {
@@ -219,20 +218,14 @@ export class GuardRuntime {
     return verdict;
   }
 
-  /** The read-only view of an invoker for one pack's lookups, made once per invoker. */
+  /**
+   * The read-only view of an invoker for one pack's lookups. The last view is kept: consecutive calls mostly come with
+   * the same invoker, and making a view costs less than remembering one per invoker.
+   */
   private readOnly(invoker: ToolInvoker, lookups: ReadonlySet<string>): ToolInvoker {
     const last = this.lastView;
     if (last !== undefined && last.invoker === invoker && last.lookups === lookups) return last.view;
-    let views = this.readOnlyViews.get(invoker);
-    if (views === undefined) {
-      views = new Map();
-      this.readOnlyViews.set(invoker, views);
-    }
-    let view = views.get(lookups);
-    if (view === undefined) {
-      view = readOnly(invoker, lookups);
-      views.set(lookups, view);
-    }
+    const view = readOnly(invoker, lookups);
     this.lastView = { invoker, lookups, view };
     return view;
   }

@@ -34,7 +34,7 @@ export interface Agreement {
   /** Lower-case text of what the user said earlier, since the last successful change. */
   userSaid: readonly string[];
   /** Lower-case text of what the agent said earlier, since the last successful change (read when first asked for). */
-  readonly agentSaid: readonly string[];
+  agentSaid(): readonly string[];
   /** Tool calls made after the yes (and after the correction), before the call being decided. */
   callsSince: readonly PastToolCall[];
 }
@@ -131,7 +131,7 @@ function readAgreement(context: GuardContext, tool: string, args: Record<string,
     proposed,
     replied: correction === '' ? [said(last)] : [said(yes), said(last)],
     userSaid,
-    get agentSaid() {
+    agentSaid() {
       if (agentSaid === undefined) {
         agentSaid = [];
         for (let index = start; index < proposalIndex; index++) {
@@ -260,7 +260,7 @@ function paymentStanding(
       .map((text) => namedPayments(text, user, reservation))
       .find((candidate) => !nothingNamed(candidate));
     if (named.value === undefined) {
-      const earlier = namedPayments(agreement.agentSaid, user, reservation);
+      const earlier = namedPayments(agreement.agentSaid(), user, reservation);
       if (!nothingNamed(earlier)) named.value = earlier;
     }
   }

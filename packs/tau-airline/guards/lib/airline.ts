@@ -13,25 +13,38 @@ export function estTime(naive: string): number {
   return Date.parse(`${naive}-05:00`);
 }
 
-/** The answers of the decision in progress, by what was looked up. */
-const answersOf = rememberedLast((_context: GuardContext) => new Map<string, Maybe<unknown>>());
+/** The answers of the decision in progress: by tool, then by what was looked up (an id, or a flight and its date). */
+const answersOf = rememberedLast(
+  (_context: GuardContext) => new Map<string, Map<string, Map<string, Maybe<unknown>>>>(),
+);
 
 /**
  * Runs a lookup once per decision: the runtime hands every policy of one call the same context, and the state cannot
  * change while the call is decided. Answers at once when the invoker can (`invokeNow`). A lookup that fails yields
- * undefined.
+ * undefined. `args` makes the lookup's arguments from `id` and `date`.
  */
 function lookup<Value>(
   context: GuardContext,
   tool: string,
-  args: Record<string, string>,
-  key: string,
+  id: string,
+  date: string,
+  args: (id: string, date: string) => Record<string, string>,
 ): Maybe<Value | undefined> {
   const answers = answersOf(context);
-  let answer = answers.get(key);
-  if (answer === undefined && !answers.has(key)) {
-    answer = ask(context.invoker, tool, args);
-    answers.set(key, answer);
+  let byId = answers.get(tool);
+  if (byId === undefined) {
+    byId = new Map();
+    answers.set(tool, byId);
+  }
+  let byDate = byId.get(id);
+  if (byDate === undefined) {
+    byDate = new Map();
+    byId.set(id, byDate);
+  }
+  let answer = byDate.get(date);
+  if (answer === undefined && !byDate.has(date)) {
+    answer = ask(context.invoker, tool, args(id, date));
+    byDate.set(date, answer);
   }
   return answer as Maybe<Value | undefined>;
 }
@@ -45,14 +58,18 @@ function ask(invoker: ToolInvoker, tool: string, args: Record<string, string>): 
   }
 }
 
+const userArgs = (id: string) => ({ user_id: id });
+const reservationArgs = (id: string) => ({ reservation_id: id });
+const flightArgs = (number: string, date: string) => ({ flight_number: number, date });
+
 /** Looks up a user; undefined when there is none. */
 export function findUser(context: GuardContext, userId: string): Maybe<User | undefined> {
-  return lookup(context, 'get_user_details', { user_id: userId }, `user ${userId}`);
+  return lookup(context, 'get_user_details', userId, '', userArgs);
 }
 
 /** Looks up a reservation; undefined when there is none. */
 export function findReservation(context: GuardContext, reservationId: string): Maybe<Reservation | undefined> {
-  return lookup(context, 'get_reservation_details', { reservation_id: reservationId }, `reservation ${reservationId}`);
+  return lookup(context, 'get_reservation_details', reservationId, '', reservationArgs);
 }
 
 /** Looks up one flight on one date; undefined when the flight does not operate then. */
@@ -61,12 +78,7 @@ export function findFlightOnDate(
   flightNumber: string,
   date: string,
 ): Maybe<FlightOnDate | undefined> {
-  return lookup(
-    context,
-    'get_flight_on_date_details',
-    { flight_number: flightNumber, date },
-    `flight ${flightNumber} ${date}`,
-  );
+  return lookup(context, 'get_flight_on_date_details', flightNumber, date, flightArgs);
 }
 
 const freeBags: Record<Membership, Record<Cabin, number>> = {

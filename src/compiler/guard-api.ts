@@ -40,6 +40,8 @@ export interface GuardContext {
 /** Runs a read-only lookup; rejects when the lookup fails (no such record, or not a lookup). */
 export interface ToolInvoker {
   invoke(tool: string, args: Record<string, unknown>): Promise<unknown>;
+  /** The same lookup answered at once where the backend can; optional: \`await invoke(…)\` always works. */
+  invokeNow?(tool: string, args: Record<string, unknown>): unknown;
 }
 
 export interface SystemMessage {
@@ -102,6 +104,8 @@ export interface Conversation {
   answerAt(index: number): 'yes' | 'no' | 'other' | undefined;
   /** Whether the assistant message at \`index\` asks the user to confirm or choose. */
   asksAt(index: number): boolean;
+  /** \`read\` applied to every message, oldest first, each message read once (\`read\` must be pure). */
+  readEach<Reading>(read: (message: Message) => Reading): readonly Reading[];
   /** The user's explicit yes when the last user message is one; otherwise undefined. */
   confirmation(): Confirmation | undefined;
 }

@@ -132,3 +132,25 @@ describe('before', () => {
     }
   });
 });
+
+describe('readEach', () => {
+  it('reads each message once for a conversation and the conversations before it, each seeing its own messages', () => {
+    const messages: Message[] = [
+      { role: 'user', text: 'Cancel ZFA04Y.' },
+      { role: 'assistant', text: 'Shall I cancel ZFA04Y?', toolCalls: [] },
+      { role: 'user', text: 'Yes.' },
+    ];
+    const read: Message[] = [];
+    const upper = (message: Message) => {
+      read.push(message);
+      return message.role === 'tool' ? '' : message.text.toUpperCase();
+    };
+    const whole = new Conversation(messages);
+    const first = whole.before(1);
+    assert.deepEqual(first.readEach(upper), ['CANCEL ZFA04Y.']);
+    assert.deepEqual(whole.readEach(upper), ['CANCEL ZFA04Y.', 'SHALL I CANCEL ZFA04Y?', 'YES.']);
+    assert.deepEqual(whole.before(2).readEach(upper), ['CANCEL ZFA04Y.', 'SHALL I CANCEL ZFA04Y?']);
+    assert.deepEqual(first.readEach(upper), ['CANCEL ZFA04Y.']);
+    assert.deepEqual(read, messages);
+  });
+});

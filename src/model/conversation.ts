@@ -70,21 +70,56 @@ export class Conversation {
   private userTextsCache: string[] | undefined;
   private confirmationCache: { value: Confirmation | undefined } | undefined;
   private toolCallsCache: PastToolCall[] | undefined;
+  /** Per-message readings by reader, shared with the conversations `before` makes: their messages are the same. */
+  private shared: { messages: readonly Message[]; readings: Map<(message: Message) => unknown, unknown[]> };
+  /** This conversation's own copies of the shared readings, by reader. */
+  private readonly readings = new Map<(message: Message) => unknown, readonly unknown[]>();
 
   constructor(messages: readonly Message[]) {
     this.messages = messages;
+    this.shared = { messages, readings: new Map() };
   }
 
   /**
    * The conversation up to, not including, message `index`. It reuses the tool calls this conversation already paired
-   * with their results, unless `index` falls inside a run of results.
+   * with their results, unless `index` falls inside a run of results, and shares its per-message readings (see
+   * `readEach`).
    */
   before(index: number): Conversation {
     const earlier = new Conversation(this.messages.slice(0, index));
+    earlier.shared = this.shared;
     if (this.toolCallsCache !== undefined && this.messages[index]?.role !== 'tool') {
       earlier.toolCallsCache = this.toolCallsCache.filter((past) => past.messageIndex < index);
     }
     return earlier;
+  }
+
+  /**
+   * `read` applied to every message, oldest first. Each message is read once for this conversation and every
+   * conversation `before` made from it or it from: replay and agents decide many calls on one growing conversation.
+   * `read` must be pure, and the same function each time (it is the key of what is remembered).
+   *
+   * @example
+   * ```ts
+   * const lower = (message: Message) => ('text' in message ? message.text.toLowerCase() : '');
+   * conversation.readEach(lower); // one lower-case text per message
+   * ```
+   */
+  readEach<Value>(read: (message: Message) => Value): readonly Value[] {
+    let own = this.readings.get(read);
+    if (own === undefined) {
+      let all = this.shared.readings.get(read);
+      if (all === undefined) {
+        all = [];
+        this.shared.readings.set(read, all);
+      }
+      const count = this.messages.length;
+      for (let index = all.length; index < count; index++) all.push(read(this.shared.messages[index] as Message));
+      // Only the conversation with every shared message may keep the shared list itself: it never grows past it.
+      own = count === this.shared.messages.length ? all : all.slice(0, count);
+      this.readings.set(read, own);
+    }
+    return own as readonly Value[];
   }
 
   /** Every user message's text, oldest first. */

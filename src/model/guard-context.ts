@@ -11,6 +11,11 @@ import type { Conversation } from './conversation.ts';
 export interface ToolInvoker {
   /** Runs a lookup tool and returns its result; throws when the tool fails or is not a lookup. */
   invoke(tool: string, args: Record<string, unknown>): Promise<unknown>;
+  /**
+   * The same lookup answered at once, for backends in the same process (an in-memory database): guards that find it
+   * decide without waiting on a promise. Throws where `invoke` would reject. Optional: guards fall back to `invoke`.
+   */
+  invokeNow?(tool: string, args: Record<string, unknown>): unknown;
 }
 
 /** Everything a guard may use besides the call's arguments. */

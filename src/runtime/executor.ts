@@ -5,7 +5,8 @@ import { type CheckToRun, evaluateChecks, type PolicyOutcome } from './policy-ch
 import { WorkerExecutor } from './worker-executor.ts';
 
 /**
- * Where guard code runs. Both executors evaluate the given enforced policies and never throw.
+ * Where guard code runs. Both executors evaluate the given enforced policies and never throw; the outcomes come back
+ * at once when every check answered synchronously.
  */
 export interface GuardExecutor {
   evaluate(
@@ -14,7 +15,7 @@ export interface GuardExecutor {
     call: ToolCall,
     context: GuardContext,
     timeoutMs: number,
-  ): Promise<PolicyOutcome[]>;
+  ): PolicyOutcome[] | Promise<PolicyOutcome[]>;
   close(): Promise<void>;
 }
 
@@ -50,7 +51,7 @@ export class InProcessExecutor implements GuardExecutor {
     call: ToolCall,
     context: GuardContext,
     timeoutMs: number,
-  ): Promise<PolicyOutcome[]> {
+  ): PolicyOutcome[] | Promise<PolicyOutcome[]> {
     let checks = this.lists.get(policies);
     if (checks === undefined) {
       const known = this.checksOf(tool);

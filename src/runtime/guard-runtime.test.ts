@@ -6,6 +6,7 @@ import type { FixturePolicy } from '../pack/fixture-pack.ts';
 import { writeFixturePack } from '../pack/fixture-pack.ts';
 import { loadPack } from '../pack/load-pack.ts';
 import { guardContext, mockInvoker } from '../testing/index.ts';
+import { executorFor } from './executor.ts';
 import { feedbackFor } from './feedback.ts';
 import { GuardRuntime, type RuntimeOptions } from './guard-runtime.ts';
 import { GuardDeniedError, guardTool } from './guard-tool.ts';
@@ -168,6 +169,73 @@ describe('GuardRuntime fails closed', () => {
     const lenient = await runtimeFor([limit], { invalidArguments: 'allow' });
     assert.equal((await lenient.check(call(1, { force: true }), context())).decision, 'allow');
     assert.equal((await lenient.check(call(9, { force: true }), context())).decision, 'deny');
+  });
+});
+
+describe('synchronous checks and lookups answered at once', () => {
+  /** Checks written as plain functions: the guard module the fixture pack would have, without `async`. */
+  const syncSource = `export const checks = {
+  'act.limit': (args) => (args.n > 3 ? { message: 'n is ' + args.n + ', at most 3' } : undefined),
+  'act.looks': (args, context) => (context.invoker.invokeNow('look', {}).ok ? undefined : { message: 'no' }),
+  'act.writes': (args, context) => (args.n === 5 ? context.invoker.invokeNow('act', { n: 1 }) : undefined),
+  'act.odd': (args) => (args.n === 6 ? 42 : undefined),
+  'act.later': async (args) => (args.n === 7 ? { message: 'seven, found later' } : undefined),
+};`;
+  const policies: FixturePolicy[] = ['act.limit', 'act.looks', 'act.writes', 'act.odd', 'act.later'].map((id) => ({
+    id,
+    body: 'return undefined;',
+  }));
+  const answering = (): GuardContext => {
+    const invoker = mockInvoker({ look: () => ({ ok: true }), act: () => 'done' });
+    return guardContext({
+      invoker: { invoke: invoker.invoke, invokeNow: (tool: string) => (tool === 'look' ? { ok: true } : 'done') },
+    });
+  };
+  const decide = async (n: number) => {
+    const runtime = await runtimeFor(policies, {}, { guardSource: syncSource });
+    return (await runtime.check(call(n), answering())).violations.map((violation) => [
+      violation.policy,
+      violation.fault ?? violation.message,
+    ]);
+  };
+  it('decides from checks that answer at once, and from one that answers later beside them', async () => {
+    assert.deepEqual(await decide(1), []);
+    assert.deepEqual(await decide(4), [['act.limit', 'n is 4, at most 3']]);
+    assert.deepEqual(await decide(7), [
+      ['act.limit', 'n is 7, at most 3'],
+      ['act.later', 'seven, found later'],
+    ]);
+  });
+  it('evaluates checks that all answer at once without a promise', async () => {
+    const pack = await loadPack(await writeFixturePack({ policies, guardSource: syncSource }));
+    const tool = pack.tools.get('act');
+    assert.ok(tool !== undefined);
+    const executor = executorFor(pack);
+    const now = executor.evaluate(tool, ['act.limit', 'act.looks'], call(9), answering(), 100);
+    assert.ok(Array.isArray(now));
+    assert.deepEqual(
+      now.map((outcome) => outcome.policy),
+      ['act.limit', 'act.looks'],
+    );
+    assert.ok(executor.evaluate(tool, ['act.limit', 'act.later'], call(9), answering(), 100) instanceof Promise);
+  });
+  it('fails closed the same way: a lookup of a tool that changes state throws, a malformed answer denies', async () => {
+    assert.deepEqual(await decide(5), [
+      ['act.limit', 'n is 5, at most 3'],
+      ['act.writes', 'threw'],
+    ]);
+    assert.deepEqual(await decide(6), [
+      ['act.limit', 'n is 6, at most 3'],
+      ['act.odd', 'malformed'],
+    ]);
+  });
+  it('offers no answer at once when the invoker has none', async () => {
+    const runtime = await runtimeFor(policies, {}, { guardSource: syncSource });
+    const verdict = await runtime.check(call(1), context());
+    assert.deepEqual(
+      verdict.violations.map((violation) => [violation.policy, violation.fault]),
+      [['act.looks', 'threw']],
+    );
   });
 });
 

@@ -79,7 +79,8 @@ export class GuardRuntime {
   private readonly executors: GuardExecutor[] = [];
   private readonly options: Required<Omit<RuntimeOptions, 'audit'>>;
   private readonly audit: { sink: AuditSink; packs: readonly PackFingerprint[] } | undefined;
-  private readonly readOnlyViews = new WeakMap<ToolInvoker, Map<ReadonlySet<string>, ToolInvoker>>();
+  /** The read-only view handed out last. */
+  private lastView: { invoker: ToolInvoker; lookups: ReadonlySet<string>; view: ToolInvoker } | undefined;
 
   constructor(packs: readonly GuardPack[], options: RuntimeOptions = {}) {
     this.options = {
@@ -154,7 +155,9 @@ export class GuardRuntime {
         now: context.now,
         invoker: this.readOnly(context.invoker, route.lookups),
       };
-      const outcomes = await route.executor.evaluate(route.tool, enforced, call, guarded, this.options.timeoutMs);
+      const evaluating = route.executor.evaluate(route.tool, enforced, call, guarded, this.options.timeoutMs);
+      // Checks that all answered synchronously cost no promise.
+      const outcomes = evaluating instanceof Promise ? await evaluating : evaluating;
       for (const outcome of outcomes) this.record(route.tool, outcome, violations, errors);
       evaluated.push(...enforced);
     }
@@ -215,18 +218,15 @@ export class GuardRuntime {
     return verdict;
   }
 
-  /** The read-only view of an invoker for one pack's lookups, made once per invoker. */
+  /**
+   * The read-only view of an invoker for one pack's lookups. The last view is kept: consecutive calls mostly come with
+   * the same invoker, and making a view costs less than remembering one per invoker.
+   */
   private readOnly(invoker: ToolInvoker, lookups: ReadonlySet<string>): ToolInvoker {
-    let views = this.readOnlyViews.get(invoker);
-    if (views === undefined) {
-      views = new Map();
-      this.readOnlyViews.set(invoker, views);
-    }
-    let view = views.get(lookups);
-    if (view === undefined) {
-      view = readOnly(invoker, lookups);
-      views.set(lookups, view);
-    }
+    const last = this.lastView;
+    if (last !== undefined && last.invoker === invoker && last.lookups === lookups) return last.view;
+    const view = readOnly(invoker, lookups);
+    this.lastView = { invoker, lookups, view };
     return view;
   }
 
@@ -237,10 +237,19 @@ export class GuardRuntime {
 }
 
 function readOnly(invoker: ToolInvoker, lookups: ReadonlySet<string>): ToolInvoker {
-  return {
+  const refused = (tool: string) => new Error(`\`${tool}\` is not a read-only lookup of this pack`);
+  const view: ToolInvoker = {
     invoke(tool, args) {
-      if (!lookups.has(tool)) return Promise.reject(new Error(`\`${tool}\` is not a read-only lookup of this pack`));
+      if (!lookups.has(tool)) return Promise.reject(refused(tool));
       return invoker.invoke(tool, args);
     },
   };
+  if (invoker.invokeNow !== undefined) {
+    const now = invoker.invokeNow.bind(invoker);
+    view.invokeNow = (tool, args) => {
+      if (!lookups.has(tool)) throw refused(tool);
+      return now(tool, args);
+    };
+  }
+  return view;
 }

@@ -65,27 +65,26 @@ export function outcomeOf(policy: string, result: unknown): PolicyOutcome {
  * Runs policy checks and never throws: the one place where a check that throws, outlives `timeoutMs`, returns
  * something malformed or is missing becomes a fault (which the runtime turns into deny). Checks start one after
  * another; a synchronous check is charged its own running time, and asynchronous checks share one deadline, `timeoutMs`
- * after the last one started, so that a check still pending then is the one reported.
+ * after the last one started, so that a check still pending then is the one reported. When every check answers
+ * synchronously the outcomes come back at once, with no promise made; otherwise a promise of them.
  *
  * @example
  * ```ts
  * const outcomes = await evaluateChecks([{ policy: 'a.b', check }], args, context, call, 50);
  * ```
  */
-export async function evaluateChecks(
+export function evaluateChecks(
   checks: readonly CheckToRun[],
   args: Record<string, unknown>,
   context: GuardContext,
   call: ToolCall,
   timeoutMs: number,
-): Promise<PolicyOutcome[]> {
-  const outcomes: (PolicyOutcome | undefined)[] = new Array(checks.length);
-  let pending = 0;
-  let allSettled: (() => void) | undefined;
-  const settled = () => {
-    pending--;
-    if (pending === 0) allSettled?.();
-  };
+): PolicyOutcome[] | Promise<PolicyOutcome[]> {
+  const outcomes: PolicyOutcome[] = new Array(checks.length);
+  let pending: { index: number; result: Promise<unknown> }[] | undefined;
+  // Milliseconds are enough against a budget in milliseconds, and `Date.now` costs a fraction of `performance.now`.
+  // One reading per check: a check starts when the one before it returned.
+  let started = Date.now();
   for (let index = 0; index < checks.length; index++) {
     const { policy, check, missingReason } = checks[index] as CheckToRun;
     if (check === undefined) {
@@ -96,44 +95,68 @@ export async function evaluateChecks(
       };
       continue;
     }
-    // Milliseconds are enough against a budget in milliseconds, and `Date.now` costs a fraction of `performance.now`.
-    const started = Date.now();
     let result: unknown;
     try {
       result = check(args as never, context, call);
     } catch (error) {
       outcomes[index] = { policy, fault: 'threw', message: `threw: ${describe(error)}` };
+      started = Date.now();
       continue;
     }
-    if (Date.now() - started > timeoutMs) {
-      outcomes[index] = { policy, fault: 'timeout', message: `took longer than its ${timeoutMs} ms budget` };
+    const ended = Date.now();
+    const took = ended - started;
+    started = ended;
+    if (took > timeoutMs) {
+      outcomes[index] = timedOut(policy, timeoutMs);
     } else if (result instanceof Promise) {
-      pending++;
-      result.then(
-        (value: unknown) => {
-          outcomes[index] = outcomeOf(policy, value);
-          settled();
-        },
-        (error: unknown) => {
-          outcomes[index] = { policy, fault: 'threw', message: `threw: ${describe(error)}` };
-          settled();
-        },
-      );
+      // Until it settles, a pending check's outcome is a timeout: the deadline leaves it so.
+      outcomes[index] = timedOut(policy, timeoutMs);
+      pending ??= [];
+      pending.push({ index, result });
     } else {
       outcomes[index] = outcomeOf(policy, result);
     }
   }
-  if (pending > 0) {
-    // Settled checks call back in later microtasks, after this line has armed the deadline.
-    let timer: NodeJS.Timeout | undefined;
-    await new Promise<void>((resolve) => {
-      allSettled = resolve;
-      timer = setTimeout(resolve, timeoutMs);
-    });
-    clearTimeout(timer);
-  }
-  return checks.map(
-    ({ policy }, index) =>
-      outcomes[index] ?? { policy, fault: 'timeout', message: `took longer than its ${timeoutMs} ms budget` },
-  );
+  return pending === undefined ? outcomes : settle(pending, outcomes, timeoutMs);
+}
+
+function timedOut(policy: string, timeoutMs: number): PolicyOutcome {
+  return { policy, fault: 'timeout', message: `took longer than its ${timeoutMs} ms budget` };
+}
+
+/**
+ * Waits for the pending checks, or for the deadline `timeoutMs` from now, whichever comes first; what settles later
+ * changes nothing returned.
+ */
+function settle(
+  pending: readonly { index: number; result: Promise<unknown> }[],
+  outcomes: PolicyOutcome[],
+  timeoutMs: number,
+): Promise<PolicyOutcome[]> {
+  return new Promise((resolve) => {
+    let left = pending.length;
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      resolve(outcomes);
+    };
+    const timer = setTimeout(finish, timeoutMs);
+    for (const { index, result } of pending) {
+      const policy = (outcomes[index] as PolicyOutcome).policy;
+      result.then(
+        (value: unknown) => {
+          if (done) return;
+          outcomes[index] = outcomeOf(policy, value);
+          if (--left === 0) finish();
+        },
+        (error: unknown) => {
+          if (done) return;
+          outcomes[index] = { policy, fault: 'threw', message: `threw: ${describe(error)}` };
+          if (--left === 0) finish();
+        },
+      );
+    }
+  });
 }

@@ -125,14 +125,17 @@ export class AirlineTools {
     }
   }
 
-  /** Read-only lookups for guards: values, not text; a refusal throws. */
+  /** Read-only lookups for guards: values, not text; a refusal throws. In process, so they also answer at once. */
   readonly invoker: ToolInvoker = {
-    invoke: async (name, args) => {
-      const tool = AirlineTools.lookups.has(name) ? this.tools[name] : undefined;
-      if (tool === undefined) throw new ToolError(`\`${name}\` is not a lookup`);
-      return tool(args);
-    },
+    invoke: async (name, args) => this.lookup(name, args),
+    invokeNow: (name, args) => this.lookup(name, args),
   };
+
+  private lookup(name: string, args: Args): unknown {
+    const tool = AirlineTools.lookups.has(name) ? this.tools[name] : undefined;
+    if (tool === undefined) throw new ToolError(`\`${name}\` is not a lookup`);
+    return tool(args);
+  }
 
   private getUser(id: string) {
     const user = this.database.user(id);

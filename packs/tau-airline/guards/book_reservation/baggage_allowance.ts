@@ -2,15 +2,16 @@
 import type { PolicyCheck } from 'agentguard';
 import type { BookReservationArgs } from '../../types.ts';
 import { findUser, paidBagsProblem } from '../lib/airline.ts';
+import { after } from '../lib/maybe.ts';
 
-export const check: PolicyCheck<BookReservationArgs> = async (args, context) => {
-  const user = await findUser(context, args.user_id);
-  if (user === undefined) return undefined;
-  return paidBagsProblem(
-    user.membership,
-    args.cabin,
-    args.passengers.length,
-    args.total_baggages,
-    args.nonfree_baggages,
-  );
-};
+export const check: PolicyCheck<BookReservationArgs> = (args, context) =>
+  after(findUser(context, args.user_id), (user) => {
+    if (user === undefined) return undefined;
+    return paidBagsProblem(
+      user.membership,
+      args.cabin,
+      args.passengers.length,
+      args.total_baggages,
+      args.nonfree_baggages,
+    );
+  });

@@ -2,9 +2,10 @@
 import type { PolicyCheck } from 'agentguard';
 import type { BookReservationArgs } from '../../types.ts';
 import { itineraryProblem, resolveLegs } from '../lib/airline.ts';
+import { after } from '../lib/maybe.ts';
 
-export const check: PolicyCheck<BookReservationArgs> = async (args, context) => {
-  const { legs } = await resolveLegs(context, args.flights);
-  const problem = itineraryProblem(legs, args.origin, args.destination, args.flight_type);
-  return problem === undefined ? undefined : { message: problem };
-};
+export const check: PolicyCheck<BookReservationArgs> = (args, context) =>
+  after(resolveLegs(context, args.flights), ({ legs }) => {
+    const problem = itineraryProblem(legs, args.origin, args.destination, args.flight_type);
+    return problem === undefined ? undefined : { message: problem };
+  });

@@ -2,7 +2,8 @@
 import type { PolicyCheck } from 'agentguard';
 import type { BookReservationArgs } from '../../types.ts';
 import { paymentUnsettled } from '../lib/airline.ts';
+import { after } from '../lib/maybe.ts';
 import { bookingTerms } from '../lib/terms.ts';
 
-export const check: PolicyCheck<BookReservationArgs> = async (args, context, call) =>
-  paymentUnsettled(context, call, await bookingTerms(context, args));
+export const check: PolicyCheck<BookReservationArgs> = (args, context, call) =>
+  after(bookingTerms(context, args), (terms) => paymentUnsettled(context, call, terms));

@@ -2,13 +2,15 @@
 import type { PolicyCheck } from 'agentguard';
 import type { BookReservationArgs } from '../../types.ts';
 import { findFlightOnDate, unbookable } from '../lib/airline.ts';
+import { after, allOf } from '../lib/maybe.ts';
 
-export const check: PolicyCheck<BookReservationArgs> = async (args, context) => {
-  for (const flight of args.flights) {
-    const details = await findFlightOnDate(context, flight.flight_number, flight.date);
-    if (details?.status !== 'available') continue;
-    const problem = unbookable(details, flight.flight_number, flight.date, args.cabin, args.passengers.length);
-    if (problem !== undefined) return { message: problem };
-  }
-  return undefined;
-};
+export const check: PolicyCheck<BookReservationArgs> = (args, context) =>
+  after(allOf(args.flights.map((flight) => findFlightOnDate(context, flight.flight_number, flight.date))), (found) => {
+    for (const [index, flight] of args.flights.entries()) {
+      const details = found[index];
+      if (details?.status !== 'available') continue;
+      const problem = unbookable(details, flight.flight_number, flight.date, args.cabin, args.passengers.length);
+      if (problem !== undefined) return { message: problem };
+    }
+    return undefined;
+  });

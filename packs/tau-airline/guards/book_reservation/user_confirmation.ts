@@ -2,18 +2,21 @@
 import type { PolicyCheck } from 'agentguard';
 import type { BookReservationArgs } from '../../types.ts';
 import { unconfirmed } from '../lib/airline.ts';
+import { after } from '../lib/maybe.ts';
 import { bookingTerms } from '../lib/terms.ts';
 
-export const check: PolicyCheck<BookReservationArgs> = async (args, context, call) => {
+export const check: PolicyCheck<BookReservationArgs> = (args, context, call) => {
   const details = args.flights.map((flight) => flight.flight_number);
-  return unconfirmed(
-    context,
-    call,
-    { action: /\bbook|\breservation\b|\bpayment\b|\bpurchase/, details },
-    (past) => {
-      const flights = past.flights as { flight_number?: unknown }[] | undefined;
-      return JSON.stringify(flights?.map((flight) => flight.flight_number)) === JSON.stringify(details);
-    },
-    await bookingTerms(context, args),
+  return after(bookingTerms(context, args), (terms) =>
+    unconfirmed(
+      context,
+      call,
+      { action: /\bbook|\breservation\b|\bpayment\b|\bpurchase/, details },
+      (past) => {
+        const flights = past.flights as { flight_number?: unknown }[] | undefined;
+        return JSON.stringify(flights?.map((flight) => flight.flight_number)) === JSON.stringify(details);
+      },
+      terms,
+    ),
   );
 };

@@ -2,28 +2,34 @@
 import type { PolicyCheck } from 'agentguard';
 import type { CancelReservationArgs } from '../../types.ts';
 import { estTime, findFlightOnDate, findReservation, statedReasons } from '../lib/airline.ts';
+import { after, allOf } from '../lib/maybe.ts';
 
 const dayMs = 24 * 60 * 60 * 1000;
 
-export const check: PolicyCheck<CancelReservationArgs> = async (args, context) => {
-  const reservation = await findReservation(context, args.reservation_id);
-  if (reservation === undefined) return undefined;
-  const bookedAgo = context.now.getTime() - estTime(reservation.created_at);
-  if (bookedAgo <= dayMs) return undefined;
-  if (reservation.cabin === 'business') return undefined;
-  const segments = await Promise.all(
-    reservation.flights.map((flight) => findFlightOnDate(context, flight.flight_number, flight.date)),
-  );
-  if (segments.some((segment) => segment?.status === 'cancelled')) return undefined;
-  const reasons = statedReasons(context);
-  const covered = reasons.includes('health') || reasons.includes('weather');
-  if (reservation.insurance === 'yes' && covered) return undefined;
-  const why =
-    reservation.insurance === 'yes'
-      ? 'the user has travel insurance but gave no health or weather reason'
-      : 'the user has no travel insurance';
-  return {
-    message: `reservation ${args.reservation_id} (${reservation.cabin}, booked ${reservation.created_at}) cannot be cancelled: it was booked more than 24 hours ago, no flight was cancelled by the airline, it is not business, and ${why}`,
-    facts: { cabin: reservation.cabin, created_at: reservation.created_at, insurance: reservation.insurance, reasons },
-  };
-};
+export const check: PolicyCheck<CancelReservationArgs> = (args, context) =>
+  after(findReservation(context, args.reservation_id), (reservation) => {
+    if (reservation === undefined) return undefined;
+    const bookedAgo = context.now.getTime() - estTime(reservation.created_at);
+    if (bookedAgo <= dayMs) return undefined;
+    if (reservation.cabin === 'business') return undefined;
+    const segments = reservation.flights.map((flight) => findFlightOnDate(context, flight.flight_number, flight.date));
+    return after(allOf(segments), (found) => {
+      if (found.some((segment) => segment?.status === 'cancelled')) return undefined;
+      const reasons = statedReasons(context);
+      const covered = reasons.includes('health') || reasons.includes('weather');
+      if (reservation.insurance === 'yes' && covered) return undefined;
+      const why =
+        reservation.insurance === 'yes'
+          ? 'the user has travel insurance but gave no health or weather reason'
+          : 'the user has no travel insurance';
+      return {
+        message: `reservation ${args.reservation_id} (${reservation.cabin}, booked ${reservation.created_at}) cannot be cancelled: it was booked more than 24 hours ago, no flight was cancelled by the airline, it is not business, and ${why}`,
+        facts: {
+          cabin: reservation.cabin,
+          created_at: reservation.created_at,
+          insurance: reservation.insurance,
+          reasons,
+        },
+      };
+    });
+  });

@@ -2,18 +2,22 @@
 import type { PolicyCheck } from 'agentguard';
 import type { CancelReservationArgs } from '../../types.ts';
 import { findFlightOnDate, findReservation, isFlown } from '../lib/airline.ts';
+import { after, allOf } from '../lib/maybe.ts';
 
-export const check: PolicyCheck<CancelReservationArgs> = async (args, context) => {
-  const reservation = await findReservation(context, args.reservation_id);
-  if (reservation === undefined) return undefined;
-  for (const flight of reservation.flights) {
-    const segment = await findFlightOnDate(context, flight.flight_number, flight.date);
-    if (isFlown(segment)) {
-      return {
-        message: `segment ${flight.flight_number} on ${flight.date} is ${segment?.status}: a trip with a used segment cannot be cancelled`,
-        facts: { flight_number: flight.flight_number, date: flight.date, status: segment?.status },
-      };
-    }
-  }
-  return undefined;
-};
+export const check: PolicyCheck<CancelReservationArgs> = (args, context) =>
+  after(findReservation(context, args.reservation_id), (reservation) => {
+    if (reservation === undefined) return undefined;
+    const segments = reservation.flights.map((flight) => findFlightOnDate(context, flight.flight_number, flight.date));
+    return after(allOf(segments), (found) => {
+      for (const [index, flight] of reservation.flights.entries()) {
+        const segment = found[index];
+        if (isFlown(segment)) {
+          return {
+            message: `segment ${flight.flight_number} on ${flight.date} is ${segment?.status}: a trip with a used segment cannot be cancelled`,
+            facts: { flight_number: flight.flight_number, date: flight.date, status: segment?.status },
+          };
+        }
+      }
+      return undefined;
+    });
+  });

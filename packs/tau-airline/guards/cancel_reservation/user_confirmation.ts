@@ -2,14 +2,15 @@
 import type { PolicyCheck } from 'agentguard';
 import type { CancelReservationArgs } from '../../types.ts';
 import { findReservation, unconfirmed } from '../lib/airline.ts';
+import { after } from '../lib/maybe.ts';
 
-export const check: PolicyCheck<CancelReservationArgs> = async (args, context, call) => {
-  const reservation = await findReservation(context, args.reservation_id);
-  const details = [args.reservation_id, ...(reservation?.flights.map((flight) => flight.flight_number) ?? [])];
-  return unconfirmed(
-    context,
-    call,
-    { action: /\bcancel/, details },
-    (past) => past.reservation_id === args.reservation_id,
-  );
-};
+export const check: PolicyCheck<CancelReservationArgs> = (args, context, call) =>
+  after(findReservation(context, args.reservation_id), (reservation) => {
+    const details = [args.reservation_id, ...(reservation?.flights.map((flight) => flight.flight_number) ?? [])];
+    return unconfirmed(
+      context,
+      call,
+      { action: /\bcancel/, details },
+      (past) => past.reservation_id === args.reservation_id,
+    );
+  });

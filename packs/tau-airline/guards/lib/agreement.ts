@@ -3,8 +3,9 @@
  * (amounts, payment methods, flights), and a corrected choice after the tool rejected the call the yes was given for.
  */
 import type { GuardContext, PastToolCall } from 'agentguard';
+import { rememberedLast } from './last.ts';
 import type { PaymentMethod, Reservation, User } from './records.ts';
-import { lower, rememberedBy } from './text.ts';
+import { lowerText, rememberedBy } from './text.ts';
 
 /** The tools that change the database: a successful call of one ends what an earlier yes covered. */
 const changes = new Set([
@@ -33,7 +34,7 @@ export interface Agreement {
   /** Lower-case text of what the user said earlier, since the last successful change. */
   userSaid: readonly string[];
   /** Lower-case text of what the agent said earlier, since the last successful change (read when first asked for). */
-  readonly agentSaid: readonly string[];
+  agentSaid(): readonly string[];
   /** Tool calls made after the yes (and after the correction), before the call being decided. */
   callsSince: readonly PastToolCall[];
 }
@@ -47,7 +48,7 @@ function samePaymentApart(left: Record<string, unknown>, right: Record<string, u
   return strip(left) === strip(right);
 }
 
-const agreements = new WeakMap<GuardContext, Map<string, Agreement | undefined>>();
+const agreementsOf = rememberedLast((_context: GuardContext) => new Map<string, Agreement | undefined>());
 
 /**
  * Finds what the user agreed to for a call of `tool` with `args`: the last user message is an explicit yes, or it is
@@ -60,11 +61,7 @@ export function findAgreement(
   tool: string,
   args: Record<string, unknown>,
 ): Agreement | undefined {
-  let found = agreements.get(context);
-  if (found === undefined) {
-    found = new Map();
-    agreements.set(context, found);
-  }
+  const found = agreementsOf(context);
   if (!found.has(tool)) found.set(tool, readAgreement(context, tool, args));
   return found.get(tool);
 }
@@ -115,13 +112,15 @@ function readAgreement(context: GuardContext, tool: string, args: Record<string,
     if (!rejected(past)) start = past.messageIndex + 1;
     if (past.messageIndex > askedFrom && past.messageIndex < proposalIndex) lastTried = past;
   }
+  const texts = conversation.readEach(lowerText);
+  const said = (index: number) => texts[index] ?? '';
   const userSaid: string[] = [];
-  const proposed = [lower(proposal)];
+  const proposed = [said(proposalIndex)];
   for (let index = start; index < last; index++) {
-    const message = messages[index];
+    const role = messages[index]?.role;
     if (index === yes) continue;
-    if (message?.role === 'user') userSaid.push(lower(message.text));
-    if (message?.role === 'assistant' && index > yes) proposed.push(lower(message.text));
+    if (role === 'user') userSaid.push(said(index));
+    if (role === 'assistant' && index > yes) proposed.push(said(index));
   }
   let agentSaid: string[] | undefined;
   return {
@@ -130,15 +129,15 @@ function readAgreement(context: GuardContext, tool: string, args: Record<string,
     continuesRejected: lastTried?.call.name === tool && rejected(lastTried),
     correction,
     proposed,
-    replied:
-      correction === ''
-        ? [lower(lastMessage.text)]
-        : [lower((messages[yes] as { text: string }).text), lower(correction)],
+    replied: correction === '' ? [said(last)] : [said(yes), said(last)],
     userSaid,
-    get agentSaid() {
-      agentSaid ??= messages
-        .slice(start, Math.max(start, proposalIndex))
-        .flatMap((message) => (message.role === 'assistant' ? [lower(message.text)] : []));
+    agentSaid() {
+      if (agentSaid === undefined) {
+        agentSaid = [];
+        for (let index = start; index < proposalIndex; index++) {
+          if (messages[index]?.role === 'assistant') agentSaid.push(said(index));
+        }
+      }
       return agentSaid;
     },
     callsSince,
@@ -200,16 +199,39 @@ const kindsNamed = rememberedBy((text: string) => {
   return { kinds, original: /\b(original|same) (payment|form of payment|method|card)/.test(text) };
 });
 
+const idsNamedCache = new WeakMap<User, Map<string, readonly string[]>>();
+
+/**
+ * The payment methods of `user` a text names by id or card digits; read once per user record and text (up to 2,000
+ * texts per record, then afresh). Records are never changed in place, so a changed user is read anew.
+ */
+function idsNamed(user: User, text: string): readonly string[] {
+  let byText = idsNamedCache.get(user);
+  if (byText === undefined) {
+    byText = new Map();
+    idsNamedCache.set(user, byText);
+  }
+  let ids = byText.get(text);
+  if (ids === undefined) {
+    ids = Object.values(user.payment_methods)
+      .filter((method) => {
+        const digits = /\d+$/.exec(method.id)?.[0];
+        if (digits !== undefined && digits.length >= 4 && holdsNumber(text, digits)) return true;
+        return method.source === 'credit_card' && holdsNumber(text, method.last_four);
+      })
+      .map((method) => method.id);
+    if (byText.size >= 2_000) byText.clear();
+    byText.set(text, ids);
+  }
+  return ids;
+}
+
 function namedPayments(texts: readonly string[], user: User, reservation: Reservation | undefined): NamedPayments {
   const ids = new Set<string>();
   const kinds = new Set<PaymentMethod['source']>();
   let original = false;
   for (const text of texts) {
-    for (const method of Object.values(user.payment_methods)) {
-      const digits = /\d+$/.exec(method.id)?.[0];
-      if (digits !== undefined && digits.length >= 4 && holdsNumber(text, digits)) ids.add(method.id);
-      if (method.source === 'credit_card' && holdsNumber(text, method.last_four)) ids.add(method.id);
-    }
+    for (const id of idsNamed(user, text)) ids.add(id);
     const named = kindsNamed(text);
     for (const kind of named.kinds) kinds.add(kind);
     original ||= named.original;
@@ -232,23 +254,21 @@ function paymentStanding(
 ): 'agreed' | 'other' | 'unnamed' {
   const source = user.payment_methods[paymentId]?.source;
   if (source === undefined) return 'agreed';
-  let named = namedCache.get(agreement);
-  if (named === undefined) {
-    named = {
-      value: [agreement.replied, agreement.proposed, agreement.userSaid]
-        .map((text) => namedPayments(text, user, reservation))
-        .find((candidate) => !nothingNamed(candidate)),
-    };
+  const named = namedOf(agreement);
+  if (!('value' in named)) {
+    named.value = [agreement.replied, agreement.proposed, agreement.userSaid]
+      .map((text) => namedPayments(text, user, reservation))
+      .find((candidate) => !nothingNamed(candidate));
     if (named.value === undefined) {
-      const earlier = namedPayments(agreement.agentSaid, user, reservation);
+      const earlier = namedPayments(agreement.agentSaid(), user, reservation);
       if (!nothingNamed(earlier)) named.value = earlier;
     }
-    namedCache.set(agreement, named);
   }
   return standingAmong(named.value, user, paymentId, source, reservation);
 }
 
-const namedCache = new WeakMap<Agreement, { value: NamedPayments | undefined }>();
+/** The payments named for an agreement, read once per decision (the user and reservation are the decision's). */
+const namedOf = rememberedLast((_agreement: Agreement): { value?: NamedPayments | undefined } => ({}));
 
 function standingAmong(
   named: NamedPayments | undefined,

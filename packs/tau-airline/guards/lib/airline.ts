@@ -1,49 +1,75 @@
 /**
  * Facts the airline guards share: lookups, the bag allowance, itineraries and what the conversation establishes.
  */
-import type { GuardContext, PolicyFinding } from 'agentguard';
+import type { Conversation, GuardContext, PolicyFinding, ToolInvoker } from 'agentguard';
 import { type CallTerms, contradiction, findAgreement, rejected, unsettled } from './agreement.ts';
+import { rememberedLast } from './last.ts';
+import { after, allOf, type Maybe } from './maybe.ts';
 import type { Cabin, FlightOnDate, FlightType, Membership, Passenger, Reservation, User } from './records.ts';
-import { lower, rememberedBy } from './text.ts';
+import { lower, lowerText, rememberedBy } from './text.ts';
 
 /** The clock of the data: naive times are EST. */
 export function estTime(naive: string): number {
   return Date.parse(`${naive}-05:00`);
 }
 
-const lookups = new WeakMap<GuardContext, Map<string, Promise<unknown>>>();
+/** The answers of the decision in progress: by tool, then by what was looked up (an id, or a flight and its date). */
+const answersOf = rememberedLast(
+  (_context: GuardContext) => new Map<string, Map<string, Map<string, Maybe<unknown>>>>(),
+);
 
 /**
  * Runs a lookup once per decision: the runtime hands every policy of one call the same context, and the state cannot
- * change while the call is decided. A lookup that fails yields undefined.
+ * change while the call is decided. Answers at once when the invoker can (`invokeNow`). A lookup that fails yields
+ * undefined. `args` makes the lookup's arguments from `id` and `date`.
  */
 function lookup<Value>(
   context: GuardContext,
   tool: string,
-  args: Record<string, string>,
-  key: string,
-): Promise<Value | undefined> {
-  let answers = lookups.get(context);
-  if (answers === undefined) {
-    answers = new Map();
-    lookups.set(context, answers);
+  id: string,
+  date: string,
+  args: (id: string, date: string) => Record<string, string>,
+): Maybe<Value | undefined> {
+  const answers = answersOf(context);
+  let byId = answers.get(tool);
+  if (byId === undefined) {
+    byId = new Map();
+    answers.set(tool, byId);
   }
-  let answer = answers.get(key);
-  if (answer === undefined) {
-    answer = context.invoker.invoke(tool, args).catch(() => undefined);
-    answers.set(key, answer);
+  let byDate = byId.get(id);
+  if (byDate === undefined) {
+    byDate = new Map();
+    byId.set(id, byDate);
   }
-  return answer as Promise<Value | undefined>;
+  let answer = byDate.get(date);
+  if (answer === undefined && !byDate.has(date)) {
+    answer = ask(context.invoker, tool, args(id, date));
+    byDate.set(date, answer);
+  }
+  return answer as Maybe<Value | undefined>;
 }
 
+function ask(invoker: ToolInvoker, tool: string, args: Record<string, string>): Maybe<unknown> {
+  if (invoker.invokeNow === undefined) return invoker.invoke(tool, args).catch(() => undefined);
+  try {
+    return invoker.invokeNow(tool, args);
+  } catch {
+    return undefined;
+  }
+}
+
+const userArgs = (id: string) => ({ user_id: id });
+const reservationArgs = (id: string) => ({ reservation_id: id });
+const flightArgs = (number: string, date: string) => ({ flight_number: number, date });
+
 /** Looks up a user; undefined when there is none. */
-export function findUser(context: GuardContext, userId: string): Promise<User | undefined> {
-  return lookup(context, 'get_user_details', { user_id: userId }, `user ${userId}`);
+export function findUser(context: GuardContext, userId: string): Maybe<User | undefined> {
+  return lookup(context, 'get_user_details', userId, '', userArgs);
 }
 
 /** Looks up a reservation; undefined when there is none. */
-export function findReservation(context: GuardContext, reservationId: string): Promise<Reservation | undefined> {
-  return lookup(context, 'get_reservation_details', { reservation_id: reservationId }, `reservation ${reservationId}`);
+export function findReservation(context: GuardContext, reservationId: string): Maybe<Reservation | undefined> {
+  return lookup(context, 'get_reservation_details', reservationId, '', reservationArgs);
 }
 
 /** Looks up one flight on one date; undefined when the flight does not operate then. */
@@ -51,13 +77,8 @@ export function findFlightOnDate(
   context: GuardContext,
   flightNumber: string,
   date: string,
-): Promise<FlightOnDate | undefined> {
-  return lookup(
-    context,
-    'get_flight_on_date_details',
-    { flight_number: flightNumber, date },
-    `flight ${flightNumber} ${date}`,
-  );
+): Maybe<FlightOnDate | undefined> {
+  return lookup(context, 'get_flight_on_date_details', flightNumber, date, flightArgs);
 }
 
 const freeBags: Record<Membership, Record<Cabin, number>> = {
@@ -153,20 +174,22 @@ export function itineraryProblem(legs: readonly Leg[], origin: string, destinati
 }
 
 /** Resolves the airports of requested flights; the message of the first flight that cannot be found otherwise. */
-export async function resolveLegs(
+export function resolveLegs(
   context: GuardContext,
   flights: readonly { flight_number: string; date: string }[],
-): Promise<{ legs: Leg[]; details: (FlightOnDate | undefined)[] }> {
-  const details = await Promise.all(
-    flights.map((flight) => findFlightOnDate(context, flight.flight_number, flight.date)),
+): Maybe<{ legs: Leg[]; details: (FlightOnDate | undefined)[] }> {
+  return after(
+    allOf(flights.map((flight) => findFlightOnDate(context, flight.flight_number, flight.date))),
+    (details) => ({
+      legs: flights.map((flight, index) => ({
+        flight_number: flight.flight_number,
+        date: flight.date,
+        origin: details[index]?.origin ?? '?',
+        destination: details[index]?.destination ?? '?',
+      })),
+      details,
+    }),
   );
-  const legs = flights.map((flight, index) => ({
-    flight_number: flight.flight_number,
-    date: flight.date,
-    origin: details[index]?.origin ?? '?',
-    destination: details[index]?.destination ?? '?',
-  }));
-  return { legs, details };
 }
 
 /** Whether the user said `text` (case-insensitive) anywhere in the conversation. */
@@ -190,13 +213,13 @@ export interface ActionDescription {
  * rejected; the yes was not already used for the same action on the same target; and, when `terms` are given, the
  * call does no more than the user agreed to (see `contradiction`).
  */
-export async function unconfirmed(
+export function unconfirmed(
   context: GuardContext,
   call: { name: string; arguments: Record<string, unknown> },
   { action, details }: ActionDescription,
   sameTarget: (args: Record<string, unknown>) => boolean,
   terms?: CallTerms,
-): Promise<PolicyFinding | undefined> {
+): PolicyFinding | undefined {
   const agreement = findAgreement(context, call.name, call.arguments);
   if (agreement === undefined) {
     return {
@@ -271,29 +294,31 @@ const reasonPatterns: [CancellationReason, RegExp][] = [
 const refusal =
   /\b(no|don't have( any)?|not( going)? to (share|give)|rather not( say)?|prefer not to)( specific| particular)? reasons?\b|\brather not say\b/;
 
-/** What the user said, message by message, lower case. */
-function userSaid(context: GuardContext): readonly string[] {
-  return context.conversation.userTexts().map(lower);
-}
+const userSaidIn = rememberedLast((conversation: Conversation) =>
+  conversation.readEach(lowerText).filter((_, index) => conversation.messages[index]?.role === 'user'),
+);
 
-const reasonsCache = new WeakMap<object, readonly CancellationReason[]>();
+/** What the user said, message by message, lower case; read once per decision. */
+function userSaid(context: GuardContext): readonly string[] {
+  return userSaidIn(context.conversation);
+}
 
 /** The reasons one message gives, as a set of the lexicon's reasons. */
 const reasonsIn = rememberedBy(
   (said: string) => new Set(reasonPatterns.filter(([, pattern]) => pattern.test(said)).map(([reason]) => reason)),
 );
 const refuses = rememberedBy((said: string) => refusal.test(said));
+const asksReason = rememberedBy((text: string) => /\breason/i.test(text));
 
 /** The reasons for cancellation the user gave in the conversation, most specific first. */
 export function statedReasons(context: GuardContext): readonly CancellationReason[] {
-  let reasons = reasonsCache.get(context.conversation);
-  if (reasons === undefined) {
-    const given = userSaid(context).map(reasonsIn);
-    reasons = reasonPatterns.map(([reason]) => reason).filter((reason) => given.some((set) => set.has(reason)));
-    reasonsCache.set(context.conversation, reasons);
-  }
-  return reasons;
+  return reasonsStated(context);
 }
+
+const reasonsStated = rememberedLast((context: GuardContext): readonly CancellationReason[] => {
+  const given = userSaid(context).map(reasonsIn);
+  return reasonPatterns.map(([reason]) => reason).filter((reason) => given.some((set) => set.has(reason)));
+});
 
 /**
  * Whether the user gave a reason for cancelling: a reason the lexicon recognises, or an answer (not a refusal) to an
@@ -303,26 +328,24 @@ export function reasonGiven(context: GuardContext): boolean {
   if (userSaid(context).some(refuses)) return false;
   if (statedReasons(context).length > 0) return true;
   const messages = context.conversation.messages;
-  const asked = messages.findIndex((message) => message.role === 'assistant' && /\breason/i.test(message.text));
+  const asked = messages.findIndex((message) => message.role === 'assistant' && asksReason(message.text));
   return (
     asked !== -1 && messages.slice(asked + 1).some((message) => message.role === 'user' && message.text.trim() !== '')
   );
 }
 
 /** Checks that the reservation exists and that the user gave the user id that owns it. */
-export async function ownerNotObtained(
-  context: GuardContext,
-  reservationId: string,
-): Promise<PolicyFinding | undefined> {
-  const reservation = await findReservation(context, reservationId);
-  if (reservation === undefined) return { message: `reservation ${reservationId} does not exist` };
-  if (!userMentioned(context, reservation.user_id)) {
-    return {
-      message: `the user has not given the user id that owns reservation ${reservationId}`,
-      facts: { owner: reservation.user_id },
-    };
-  }
-  return undefined;
+export function ownerNotObtained(context: GuardContext, reservationId: string): Maybe<PolicyFinding | undefined> {
+  return after(findReservation(context, reservationId), (reservation) => {
+    if (reservation === undefined) return { message: `reservation ${reservationId} does not exist` };
+    if (!userMentioned(context, reservation.user_id)) {
+      return {
+        message: `the user has not given the user id that owns reservation ${reservationId}`,
+        facts: { owner: reservation.user_id },
+      };
+    }
+    return undefined;
+  });
 }
 
 /** Checks that every passenger has a first name, a last name and a date of birth. */

@@ -2,7 +2,9 @@
 import type { GuardContext } from 'agentguard';
 import type { SendCertificateArgs } from '../../types.ts';
 import { findFlightOnDate, findReservation, findUser } from './airline.ts';
-import type { FlightOnDate } from './records.ts';
+import { rememberedLast } from './last.ts';
+import { after, allOf, type Maybe } from './maybe.ts';
+import type { FlightOnDate, User } from './records.ts';
 
 /** A reservation that could ground a certificate: it has a cancelled or a delayed flight. */
 export interface Basis {
@@ -19,40 +21,43 @@ function wasDelayed(segment: FlightOnDate | undefined): boolean {
   return segment.actual_departure_time_est > `${segment.date}T${segment.scheduled_departure_time_est}`;
 }
 
-const basesCache = new WeakMap<GuardContext, Promise<Basis[]>>();
+const basesOfDecision = rememberedLast((_context: GuardContext): { bases?: Maybe<Basis[]> } => ({}));
 
 /** The reservations that could ground this certificate; found once per decision. */
-export function bases(args: SendCertificateArgs, context: GuardContext): Promise<Basis[]> {
-  let found = basesCache.get(context);
-  if (found === undefined) {
-    found = findBases(args, context);
-    basesCache.set(context, found);
-  }
-  return found;
+export function bases(args: SendCertificateArgs, context: GuardContext): Maybe<Basis[]> {
+  const slot = basesOfDecision(context);
+  slot.bases ??= findBases(args, context);
+  return slot.bases;
 }
 
-async function findBases(args: SendCertificateArgs, context: GuardContext): Promise<Basis[]> {
-  const user = await findUser(context, args.user_id);
-  if (user === undefined) return [];
-  const said = context.conversation.messages
-    .map((message) => (message.role === 'user' || message.role === 'assistant' ? message.text : ''))
-    .join('\n');
-  const mentioned = user.reservations.filter((id) => said.includes(id));
-  const found: Basis[] = [];
-  for (const id of mentioned.length > 0 ? mentioned : user.reservations) {
-    const reservation = await findReservation(context, id);
-    if (reservation === undefined) continue;
-    const segments = await Promise.all(
-      reservation.flights.map((flight) => findFlightOnDate(context, flight.flight_number, flight.date)),
-    );
-    const eligible =
-      user.membership !== 'regular' || reservation.insurance === 'yes' || reservation.cabin === 'business';
-    const passengers = reservation.passengers.length;
-    if (segments.some((segment) => segment?.status === 'cancelled')) {
-      found.push({ reservationId: id, kind: 'cancelled', amount: 100 * passengers, eligible });
-    }
-    if (segments.some(wasDelayed))
-      found.push({ reservationId: id, kind: 'delayed', amount: 50 * passengers, eligible });
-  }
-  return found;
+function findBases(args: SendCertificateArgs, context: GuardContext): Maybe<Basis[]> {
+  return after(findUser(context, args.user_id), (user) => {
+    if (user === undefined) return [];
+    const said = context.conversation.messages
+      .map((message) => (message.role === 'user' || message.role === 'assistant' ? message.text : ''))
+      .join('\n');
+    const mentioned = user.reservations.filter((id) => said.includes(id));
+    const ids = mentioned.length > 0 ? mentioned : user.reservations;
+    return after(allOf(ids.map((id) => basesOf(context, user, id))), (found) => found.flat());
+  });
+}
+
+/** What one reservation of the user could ground: nothing, or a cancelled and a delayed flight. */
+function basesOf(context: GuardContext, user: User, id: string): Maybe<Basis[]> {
+  return after(findReservation(context, id), (reservation) => {
+    if (reservation === undefined) return [];
+    const segments = reservation.flights.map((flight) => findFlightOnDate(context, flight.flight_number, flight.date));
+    return after(allOf(segments), (found) => {
+      const eligible =
+        user.membership !== 'regular' || reservation.insurance === 'yes' || reservation.cabin === 'business';
+      const passengers = reservation.passengers.length;
+      const grounds: Basis[] = [];
+      if (found.some((segment) => segment?.status === 'cancelled')) {
+        grounds.push({ reservationId: id, kind: 'cancelled', amount: 100 * passengers, eligible });
+      }
+      if (found.some(wasDelayed))
+        grounds.push({ reservationId: id, kind: 'delayed', amount: 50 * passengers, eligible });
+      return grounds;
+    });
+  });
 }

@@ -2,11 +2,20 @@
 import type { PolicyCheck } from 'agentguard';
 import type { UpdateReservationBaggagesArgs } from '../../types.ts';
 import { findReservation, findUser, paidBagsProblem } from '../lib/airline.ts';
+import { after } from '../lib/maybe.ts';
 
-export const check: PolicyCheck<UpdateReservationBaggagesArgs> = async (args, context) => {
-  const reservation = await findReservation(context, args.reservation_id);
-  const user = reservation === undefined ? undefined : await findUser(context, reservation.user_id);
-  if (reservation === undefined || user === undefined) return undefined;
-  const passengers = reservation.passengers.length;
-  return paidBagsProblem(user.membership, reservation.cabin, passengers, args.total_baggages, args.nonfree_baggages);
-};
+export const check: PolicyCheck<UpdateReservationBaggagesArgs> = (args, context) =>
+  after(findReservation(context, args.reservation_id), (reservation) => {
+    if (reservation === undefined) return undefined;
+    return after(findUser(context, reservation.user_id), (user) => {
+      if (user === undefined) return undefined;
+      const passengers = reservation.passengers.length;
+      return paidBagsProblem(
+        user.membership,
+        reservation.cabin,
+        passengers,
+        args.total_baggages,
+        args.nonfree_baggages,
+      );
+    });
+  });

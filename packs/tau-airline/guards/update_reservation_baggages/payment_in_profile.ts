@@ -2,12 +2,14 @@
 import type { PolicyCheck } from 'agentguard';
 import type { UpdateReservationBaggagesArgs } from '../../types.ts';
 import { findReservation, findUser } from '../lib/airline.ts';
+import { after } from '../lib/maybe.ts';
 
-export const check: PolicyCheck<UpdateReservationBaggagesArgs> = async (args, context) => {
-  const reservation = await findReservation(context, args.reservation_id);
-  if (reservation === undefined) return undefined;
-  const user = await findUser(context, reservation.user_id);
-  return user?.payment_methods[args.payment_id] === undefined
-    ? { message: `payment method ${args.payment_id} is not in the user's profile` }
-    : undefined;
-};
+export const check: PolicyCheck<UpdateReservationBaggagesArgs> = (args, context) =>
+  after(findReservation(context, args.reservation_id), (reservation) => {
+    if (reservation === undefined) return undefined;
+    return after(findUser(context, reservation.user_id), (user) =>
+      user?.payment_methods[args.payment_id] === undefined
+        ? { message: `payment method ${args.payment_id} is not in the user's profile` }
+        : undefined,
+    );
+  });

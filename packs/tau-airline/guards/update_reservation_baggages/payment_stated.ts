@@ -2,7 +2,8 @@
 import type { PolicyCheck } from 'agentguard';
 import type { UpdateReservationBaggagesArgs } from '../../types.ts';
 import { paymentUnsettled } from '../lib/airline.ts';
+import { after } from '../lib/maybe.ts';
 import { baggageTerms } from '../lib/terms.ts';
 
-export const check: PolicyCheck<UpdateReservationBaggagesArgs> = async (args, context, call) =>
-  paymentUnsettled(context, call, await baggageTerms(context, args));
+export const check: PolicyCheck<UpdateReservationBaggagesArgs> = (args, context, call) =>
+  after(baggageTerms(context, args), (terms) => paymentUnsettled(context, call, terms));

@@ -2,14 +2,16 @@
 import type { PolicyCheck } from 'agentguard';
 import type { UpdateReservationBaggagesArgs } from '../../types.ts';
 import { unconfirmed } from '../lib/airline.ts';
+import { after } from '../lib/maybe.ts';
 import { baggageTerms } from '../lib/terms.ts';
 
-export const check: PolicyCheck<UpdateReservationBaggagesArgs> = async (args, context, call) => {
-  return unconfirmed(
-    context,
-    call,
-    { action: /\bbag|\bluggage/, details: [args.reservation_id] },
-    (past) => past.reservation_id === args.reservation_id,
-    await baggageTerms(context, args),
+export const check: PolicyCheck<UpdateReservationBaggagesArgs> = (args, context, call) =>
+  after(baggageTerms(context, args), (terms) =>
+    unconfirmed(
+      context,
+      call,
+      { action: /\bbag|\bluggage/, details: [args.reservation_id] },
+      (past) => past.reservation_id === args.reservation_id,
+      terms,
+    ),
   );
-};

@@ -2,18 +2,27 @@
 import type { PolicyCheck } from 'agentguard';
 import type { UpdateReservationFlightsArgs } from '../../types.ts';
 import { findFlightOnDate, findReservation, isKept, unbookable } from '../lib/airline.ts';
+import { after, allOf } from '../lib/maybe.ts';
 
-export const check: PolicyCheck<UpdateReservationFlightsArgs> = async (args, context) => {
-  const reservation = await findReservation(context, args.reservation_id);
-  if (reservation === undefined) return undefined;
-  for (const flight of args.flights) {
-    if (isKept(reservation, flight) && args.cabin === reservation.cabin) continue;
-    const details = await findFlightOnDate(context, flight.flight_number, flight.date);
-    const problem = unbookable(details, flight.flight_number, flight.date, args.cabin, reservation.passengers.length);
-    if (problem !== undefined) {
-      const note = isKept(reservation, flight) ? ' (a cabin change re-books every segment, kept ones too)' : '';
-      return { message: `${problem}${note}` };
-    }
-  }
-  return undefined;
-};
+export const check: PolicyCheck<UpdateReservationFlightsArgs> = (args, context) =>
+  after(findReservation(context, args.reservation_id), (reservation) => {
+    if (reservation === undefined) return undefined;
+    const booked = args.flights.filter((flight) => !isKept(reservation, flight) || args.cabin !== reservation.cabin);
+    const details = booked.map((flight) => findFlightOnDate(context, flight.flight_number, flight.date));
+    return after(allOf(details), (found) => {
+      for (const [index, flight] of booked.entries()) {
+        const problem = unbookable(
+          found[index],
+          flight.flight_number,
+          flight.date,
+          args.cabin,
+          reservation.passengers.length,
+        );
+        if (problem !== undefined) {
+          const note = isKept(reservation, flight) ? ' (a cabin change re-books every segment, kept ones too)' : '';
+          return { message: `${problem}${note}` };
+        }
+      }
+      return undefined;
+    });
+  });

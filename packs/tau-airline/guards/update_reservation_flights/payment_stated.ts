@@ -2,7 +2,8 @@
 import type { PolicyCheck } from 'agentguard';
 import type { UpdateReservationFlightsArgs } from '../../types.ts';
 import { paymentUnsettled } from '../lib/airline.ts';
+import { after } from '../lib/maybe.ts';
 import { flightChangeTerms } from '../lib/terms.ts';
 
-export const check: PolicyCheck<UpdateReservationFlightsArgs> = async (args, context, call) =>
-  paymentUnsettled(context, call, await flightChangeTerms(context, args));
+export const check: PolicyCheck<UpdateReservationFlightsArgs> = (args, context, call) =>
+  after(flightChangeTerms(context, args), (terms) => paymentUnsettled(context, call, terms));

@@ -2,15 +2,18 @@
 import type { PolicyCheck } from 'agentguard';
 import type { UpdateReservationFlightsArgs } from '../../types.ts';
 import { unconfirmed } from '../lib/airline.ts';
+import { after } from '../lib/maybe.ts';
 import { flightChangeTerms } from '../lib/terms.ts';
 
-export const check: PolicyCheck<UpdateReservationFlightsArgs> = async (args, context, call) => {
+export const check: PolicyCheck<UpdateReservationFlightsArgs> = (args, context, call) => {
   const details = [args.reservation_id, ...args.flights.map((flight) => flight.flight_number)];
-  return unconfirmed(
-    context,
-    call,
-    { action: /\b(chang|modif|updat|upgrad|downgrad|switch|rebook)|\bcabin\b|\bflights?\b|\bpayment\b/, details },
-    (past) => past.reservation_id === args.reservation_id,
-    await flightChangeTerms(context, args),
+  return after(flightChangeTerms(context, args), (terms) =>
+    unconfirmed(
+      context,
+      call,
+      { action: /\b(chang|modif|updat|upgrad|downgrad|switch|rebook)|\bcabin\b|\bflights?\b|\bpayment\b/, details },
+      (past) => past.reservation_id === args.reservation_id,
+      terms,
+    ),
   );
 };

@@ -376,13 +376,16 @@ console.log(JSON.stringify({ shipped: summary(shipped), unreviewed: summary(unre
     assert.deepEqual(JSON.parse(result.stdout), { shipped: allowed, unreviewed: allowed, faults: [] });
   });
 
-  it('the built type checker and isolate sandbox find the library they need', async () => {
+  it('the built type checker, isolate sandbox and generated-pack helpers find the files they need', async () => {
     const built = async <Module>(path: string) =>
       (await import(pathToFileURL(join(installed(), 'dist', 'src', path)).href)) as Module;
     const { GuardTypeChecker } =
       await built<typeof import('../src/compiler/type-checker.ts')>('compiler/type-checker.js');
     const { IsolateSandbox } =
       await built<typeof import('../src/sandbox/isolate-sandbox.ts')>('sandbox/isolate-sandbox.js');
+    const { domainHelpers } =
+      await built<typeof import('../src/compiler/domain-helpers.ts')>('compiler/domain-helpers.js');
+    assert.match(domainHelpers('-05:00').get('guards/lib/dialogue.ts') ?? '', /export function unconfirmed/);
     const code = (body: string) =>
       `import type { PolicyCheck } from 'agentguard';\nexport const check: PolicyCheck<{ n: number }> = (args, context) =>\n  ${body};\n`;
     const good = new Map([

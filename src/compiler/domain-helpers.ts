@@ -1,8 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { AgentGuardError } from '../errors.ts';
+import { packagePath } from '../package-root.ts';
 
-/** agentguard's confirmation reading, shipped into generated packs (see `pack-lib/dialogue.ts`). */
-const dialogueSource = readFileSync(new URL('./pack-lib/dialogue.ts', import.meta.url), 'utf8');
+/**
+ * agentguard's confirmation reading, shipped into generated packs as written (see `pack-lib/dialogue.ts`, which the
+ * package carries as source); read when a pack is generated.
+ */
+const dialogueSource = () => readFileSync(packagePath('src/compiler/pack-lib/dialogue.ts'), 'utf8');
 
 /** Checks a time zone offset for zone-less timestamps: `Z` or `±HH:MM`. */
 export function checkTimeZone(zone: string): string {
@@ -55,6 +59,6 @@ export function timeOf(timestamp: string): number {
 `;
   return new Map([
     ['guards/lib/domain.ts', domain],
-    ['guards/lib/dialogue.ts', dialogueSource],
+    ['guards/lib/dialogue.ts', dialogueSource()],
   ]);
 }

@@ -20,11 +20,11 @@ async function unreviewedPack(
 describe('approvePack', () => {
   it('records who, when and the hashes covered, and the pack then loads as reviewed', async () => {
     const dir = await unreviewedPack();
-    const result = await approvePack(dir, { by: 'Dana Reviewer', now: new Date('2026-01-02T03:04:05Z') });
+    const result = await approvePack(dir, { by: 'policy-owner@example.com', now: new Date('2026-01-02T03:04:05Z') });
     assert.ok(result.approved);
     const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
     assert.equal(manifest.reviewed, true);
-    assert.equal(manifest.review.by, 'Dana Reviewer');
+    assert.equal(manifest.review.by, 'policy-owner@example.com');
     assert.equal(manifest.review.at, '2026-01-02T03:04:05.000Z');
     assert.deepEqual(Object.keys(manifest.review.hashes).sort(), [
       'guards/act.js',
@@ -49,7 +49,7 @@ describe('approvePack', () => {
   ] as const) {
     it(`loads the pack as unreviewed after a change to ${what}, naming it`, async () => {
       const dir = await unreviewedPack();
-      assert.ok((await approvePack(dir, { by: 'Dana Reviewer' })).approved);
+      assert.ok((await approvePack(dir, { by: 'policy-owner@example.com' })).approved);
       await edit(dir);
       const pack = await loadPack(dir);
       assert.equal(pack.manifest.reviewed, false);
@@ -60,7 +60,7 @@ describe('approvePack', () => {
 
   it("voids the approval when a policy's state changes in the manifest", async () => {
     const dir = await unreviewedPack();
-    assert.ok((await approvePack(dir, { by: 'Dana Reviewer' })).approved);
+    assert.ok((await approvePack(dir, { by: 'policy-owner@example.com' })).approved);
     const file = join(dir, 'manifest.json');
     const manifest = JSON.parse(await readFile(file, 'utf8'));
     manifest.guards.act.policies[0] = { id: 'act.limit', state: 'archived', reason: 'no longer applies' };
@@ -73,9 +73,9 @@ describe('approvePack', () => {
       { id: 'act.limit', body: 'return undefined;' },
       { id: 'act.vague', state: 'not_enforced' },
     ]);
-    assert.deepEqual(await approvePack(dir, { by: 'Dana Reviewer' }), { approved: false, notEnforced: ['act.vague'] });
+    assert.deepEqual(await approvePack(dir, { by: 'policy-owner@example.com' }), { approved: false, notEnforced: ['act.vague'] });
     assert.equal((await loadPack(dir)).manifest.reviewed, false);
-    const accepted = await approvePack(dir, { by: 'Dana Reviewer', acceptNotEnforced: true });
+    const accepted = await approvePack(dir, { by: 'policy-owner@example.com', acceptNotEnforced: true });
     assert.ok(accepted.approved);
     assert.deepEqual(accepted.review.acceptedNotEnforced, ['act.vague']);
     assert.equal((await loadPack(dir)).manifest.reviewed, true);
@@ -85,9 +85,9 @@ describe('approvePack', () => {
     const dir = await unreviewedPack();
     const pack = await loadPack(dir);
     const seen = packFingerprint(await packContentHashes(dir, pack.manifest));
-    assert.ok((await approvePack(dir, { by: 'Dana Reviewer', fingerprint: seen, now: new Date(0) })).approved);
+    assert.ok((await approvePack(dir, { by: 'policy-owner@example.com', fingerprint: seen, now: new Date(0) })).approved);
     await appendFile(join(dir, 'guards/act.js'), '\n// edited\n');
-    assert.deepEqual(await approvePack(dir, { by: 'Dana Reviewer', fingerprint: seen }), {
+    assert.deepEqual(await approvePack(dir, { by: 'policy-owner@example.com', fingerprint: seen }), {
       approved: false,
       changedSinceSeen: true,
     });

@@ -24,7 +24,7 @@ export type ApprovalResult =
  *
  * @example
  * ```ts
- * const result = await approvePack('packs/shop', { by: 'Dana Reviewer' });
+ * const result = await approvePack('packs/shop', { by: 'policy-owner@example.com' });
  * if (!result.approved) console.log('not enforced:', result.notEnforced);
  * ```
  */

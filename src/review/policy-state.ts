@@ -8,17 +8,27 @@ export interface PolicyState {
   notes: { label: string; text: string }[];
 }
 
+/** How a policy fared when its pack was validated on recorded runs (`compile generate --validate`). */
+export interface ValidationFigures {
+  calls: number;
+  denied: number;
+  flagged: boolean;
+}
+
 /**
- * The state of a tool's policy from its manifest entry, with the outcome of its test cases when they were run.
+ * The state of a tool's policy from its manifest entry, with the outcome of its test cases when they were run and
+ * its denial rate on recorded runs when the pack was validated. A policy flagged there (it refused most calls) is
+ * labelled for review.
  *
  * @example
  * ```ts
- * const state = policyState(policy.entry, results);
+ * const state = policyState(policy.entry, results, manifest.validation?.policies[policy.spec.id]);
  * ```
  */
 export function policyState(
   entry: PolicyEntry,
   results?: readonly { outcome: 'pass' | 'fail' | 'error' }[],
+  validation?: ValidationFigures,
 ): PolicyState {
   if (entry.state === 'archived')
     return { kind: 'archived', label: 'archived', notes: [{ label: 'why', text: entry.reason }] };
@@ -38,7 +48,16 @@ export function policyState(
             : `${failing.length} of ${results.length} do not pass`,
     });
   }
-  return { kind: 'enforced', label: 'enforced', notes };
+  if (validation !== undefined) {
+    const share = validation.calls === 0 ? 0 : Math.round((100 * validation.denied) / validation.calls);
+    notes.push({
+      label: validation.flagged ? 'flagged for review' : 'recorded runs',
+      text: `refused ${validation.denied} of ${validation.calls} recorded calls of its tool (${share}%)${
+        validation.flagged ? ': check that it is not stricter than the policy' : ''
+      }`,
+    });
+  }
+  return { kind: 'enforced', label: validation?.flagged === true ? 'enforced, flagged' : 'enforced', notes };
 }
 
 /** The state of a general policy: one that no tool call can decide, with the reason. */

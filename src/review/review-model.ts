@@ -91,7 +91,7 @@ function summaries(pack: GuardPack): PolicySummary[] {
       id: spec.id,
       name: spec.name,
       tool,
-      state: policyState(entry),
+      state: policyState(entry, undefined, pack.manifest.validation?.policies[spec.id]),
       references: spec.references,
     })),
     ...pack.manifest.general.map((general) => ({
@@ -208,7 +208,7 @@ export async function policyDetail(
     id,
     name: spec.name,
     tool,
-    state: policyState(entry, entry.state === 'enforced' ? tests : undefined),
+    state: policyState(entry, entry.state === 'enforced' ? tests : undefined, pack.manifest.validation?.policies[id]),
     references: spec.references,
     description: spec.description,
     complianceExamples: spec.compliance_examples,

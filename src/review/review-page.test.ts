@@ -110,7 +110,7 @@ describe('review page in Chromium', { skip }, () => {
 
   it('refuses approval with a policy not enforced until accepted, then an edit to a guard clears it', async () => {
     await page.goto(`${server.url}#document`);
-    await page.locator('#reviewer').fill('Dana Reviewer');
+    await page.locator('#reviewer').fill('policy-owner@example.com');
     await page.locator('#approve').press('Enter');
     await page.locator('#approve-message.message-error').waitFor();
     assert.match(await page.locator('#approve-message').innerText(), /book\.insurance_offered is not enforced/);
@@ -118,7 +118,7 @@ describe('review page in Chromium', { skip }, () => {
     await page.locator('#accept-not-enforced').check();
     await page.locator('#approve').press('Enter');
     await page.locator('#review-state[data-state="reviewed"]').waitFor();
-    assert.match(await page.locator('#review-state').innerText(), /Reviewed by Dana Reviewer/);
+    assert.match(await page.locator('#review-state').innerText(), /Reviewed by policy-owner@example.com/);
     assert.equal((await loadPack(dir)).manifest.reviewed, true);
 
     await appendFile(join(dir, 'guards/cancel_reservation/eligibility.ts'), '\n// edited after review\n');
@@ -126,7 +126,7 @@ describe('review page in Chromium', { skip }, () => {
     await page.locator('#review-state[data-state="void"]').waitFor();
     assert.match(
       await page.locator('#review-state').innerText(),
-      /approval by Dana Reviewer no longer holds; changed since: guards\/cancel_reservation\/eligibility\.ts \(changed\)/,
+      /approval by policy-owner@example.com no longer holds; changed since: guards\/cancel_reservation\/eligibility\.ts \(changed\)/,
     );
     assert.equal((await loadPack(dir)).manifest.reviewed, false);
   });

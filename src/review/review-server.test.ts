@@ -165,26 +165,73 @@ describe('review server', () => {
         reason: 'test case 3 failed',
       };
     });
-    const stale = await approve(server, { by: 'Dana Reviewer', fingerprint: 'what another page showed' });
+    const stale = await approve(server, { by: 'policy-owner@example.com', fingerprint: 'what another page showed' });
     assert.equal(stale.status, 409);
     assert.deepEqual(stale.body, { approved: false, changedSinceSeen: true });
-    const refused = await approve(server, { by: 'Dana Reviewer' });
+    const refused = await approve(server, { by: 'policy-owner@example.com' });
     assert.equal(refused.status, 409);
     assert.deepEqual(refused.body, { approved: false, notEnforced: ['cancel.reason_obtained'] });
     assert.equal((await approve(server, {})).status, 400);
-    const accepted = await approve(server, { by: 'Dana Reviewer', acceptNotEnforced: true });
+    const accepted = await approve(server, { by: 'policy-owner@example.com', acceptNotEnforced: true });
     assert.equal(accepted.status, 200);
     assert.ok(accepted.body.approved);
     assert.deepEqual(accepted.body.review.acceptedNotEnforced, ['cancel.reason_obtained']);
     const { body } = await send<PackOverview>(`${server.url}api/pack`);
     assert.equal(body.reviewed, true);
-    assert.equal(body.review?.by, 'Dana Reviewer');
+    assert.equal(body.review?.by, 'policy-owner@example.com');
     const policy = await send<PolicyDetail>(`${server.url}api/policies/cancel.reason_obtained`);
     assert.deepEqual(policy.body.state, {
       kind: 'not_enforced',
       label: 'not enforced',
       notes: [{ label: 'last failure', text: 'test case 3 failed' }],
     });
+  });
+});
+
+describe('review server on a validated pack', () => {
+  it('shows the denial rate on recorded runs, and labels a policy that refuses most calls for review', async () => {
+    const dir = await airlineCopy();
+    await editManifest(dir, (manifest) => {
+      manifest.validation = {
+        runs: 200,
+        threshold: 0.5,
+        policies: {
+          'cancel.eligibility': {
+            tool: 'cancel_reservation',
+            calls: 69,
+            denied: 38,
+            denialRate: 38 / 69,
+            flagged: true,
+          },
+          'cancel.not_flown': {
+            tool: 'cancel_reservation',
+            calls: 69,
+            denied: 18,
+            denialRate: 18 / 69,
+            flagged: false,
+          },
+        },
+      };
+    });
+    const server = await startReviewServer({ pack: dir });
+    try {
+      const flagged = (await send<PolicyDetail>(`${server.url}api/policies/cancel.eligibility`)).body.state;
+      assert.equal(flagged.label, 'enforced, flagged');
+      assert.deepEqual(flagged.notes.at(-1), {
+        label: 'flagged for review',
+        text: 'refused 38 of 69 recorded calls of its tool (55%): check that it is not stricter than the policy',
+      });
+      const plain = (await send<PolicyDetail>(`${server.url}api/policies/cancel.not_flown`)).body.state;
+      assert.equal(plain.label, 'enforced');
+      assert.deepEqual(plain.notes.at(-1), {
+        label: 'recorded runs',
+        text: 'refused 18 of 69 recorded calls of its tool (26%)',
+      });
+      const listed = (await send<PackOverview>(`${server.url}api/pack`)).body;
+      assert.match(JSON.stringify(listed), /enforced, flagged/);
+    } finally {
+      await server.close();
+    }
   });
 });
 

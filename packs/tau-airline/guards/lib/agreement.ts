@@ -168,9 +168,15 @@ const amountsIn = rememberedBy((text: string) => {
   return amounts;
 });
 
-/** Dollar amounts in a text: `$1,194`, `$76.50`; with "each" or "per passenger" after one, also times `passengers`. */
-function statedAmounts(text: string, passengers: number): number[] {
-  return amountsIn(text).flatMap(({ amount, each }) => (each ? [amount, amount * passengers] : [amount]));
+/**
+ * Adds the dollar amounts in a text to `amounts`: `$1,194`, `$76.50`; with "each" or "per passenger" after one, also
+ * that amount times `passengers`.
+ */
+function addStatedAmounts(text: string, passengers: number, amounts: number[]): void {
+  for (const { amount, each } of amountsIn(text)) {
+    amounts.push(amount);
+    if (each) amounts.push(amount * passengers);
+  }
 }
 
 /** The payment methods a text names: by id or card digits, by kind, or as the reservation's original method. */
@@ -256,12 +262,14 @@ function paymentStanding(
   if (source === undefined) return 'agreed';
   const named = namedOf(agreement);
   if (!('value' in named)) {
-    named.value = [agreement.replied, agreement.proposed, agreement.userSaid]
-      .map((text) => namedPayments(text, user, reservation))
-      .find((candidate) => !nothingNamed(candidate));
-    if (named.value === undefined) {
-      const earlier = namedPayments(agreement.agentSaid(), user, reservation);
-      if (!nothingNamed(earlier)) named.value = earlier;
+    named.value = undefined;
+    // Read in order, and only until one names a method: the agent's earlier text is read only when nothing else does.
+    for (const texts of [agreement.replied, agreement.proposed, agreement.userSaid, agreement.agentSaid]) {
+      const candidate = namedPayments(typeof texts === 'function' ? texts() : texts, user, reservation);
+      if (!nothingNamed(candidate)) {
+        named.value = candidate;
+        break;
+      }
     }
   }
   return standingAmong(named.value, user, paymentId, source, reservation);
@@ -308,11 +316,23 @@ function dollars(amount: number): string {
  * them) or `unstated` (they hold no amount). Amounts the agent quoted earlier do not count: the user may have turned
  * them down.
  */
-function chargeStanding(agreement: Agreement, terms: CallTerms): 'agreed' | 'more' | 'other' | 'unstated' {
+function chargeStanding(agreement: Agreement, terms: CallTerms): ChargeStanding {
+  const slot = chargeOf(agreement);
+  slot.standing ??= readChargeStanding(agreement, terms);
+  return slot.standing;
+}
+
+type ChargeStanding = 'agreed' | 'more' | 'other' | 'unstated';
+
+/** The charge's standing for an agreement, read once per decision (the terms are the decision's). */
+const chargeOf = rememberedLast((_agreement: Agreement): { standing?: ChargeStanding } => ({}));
+
+function readChargeStanding(agreement: Agreement, terms: CallTerms): ChargeStanding {
   const charge = terms.charge ?? 0;
-  const amounts = [agreement.replied, agreement.proposed, agreement.userSaid].flatMap((texts) =>
-    texts.flatMap((text) => statedAmounts(text, terms.passengers)),
-  );
+  const amounts: number[] = [];
+  for (const texts of [agreement.replied, agreement.proposed, agreement.userSaid]) {
+    for (const text of texts) addStatedAmounts(text, terms.passengers, amounts);
+  }
   const stated = (value: number) => amounts.some((amount) => Math.abs(amount - value) < 0.01);
   const parts = terms.payments.map((payment) => payment.amount);
   if (stated(charge) || (parts.length > 1 && parts.every((part) => part !== undefined && stated(part))))
@@ -354,7 +374,10 @@ export function contradiction(agreement: Agreement, terms: CallTerms): string | 
     }
   }
   const proposed = [...agreement.proposed, ...agreement.replied];
-  const says = (texts: readonly string[], number: string) => texts.some((text) => text.includes(number.toLowerCase()));
+  const says = (texts: readonly string[], number: string) => {
+    const needle = number.toLowerCase();
+    return texts.some((text) => text.includes(needle));
+  };
   const named = terms.flightNumbers.filter((number) => says(proposed, number));
   if (named.length > 0) {
     const unnamed = terms.changedFlights.filter(

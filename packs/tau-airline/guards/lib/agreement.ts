@@ -186,14 +186,8 @@ interface NamedPayments {
   original: boolean;
 }
 
-/** Whether `text` holds `digits` as a number of its own (no digit right before or after). */
-function holdsNumber(text: string, digits: string): boolean {
-  const isDigit = (character: string | undefined) => character !== undefined && character >= '0' && character <= '9';
-  for (let at = text.indexOf(digits); at !== -1; at = text.indexOf(digits, at + 1)) {
-    if (!isDigit(text[at - 1]) && !isDigit(text[at + digits.length])) return true;
-  }
-  return false;
-}
+/** The numbers a text holds, each a whole run of digits (no digit right before or after it); read once per text. */
+const numbersIn = rememberedBy((text: string): ReadonlySet<string> => new Set(text.match(/\d+/g)));
 
 /** The kinds of payment a text names, and whether it asks for the original method; read once per text. */
 const kindsNamed = rememberedBy((text: string) => {
@@ -205,29 +199,31 @@ const kindsNamed = rememberedBy((text: string) => {
   return { kinds, original: /\b(original|same) (payment|form of payment|method|card)/.test(text) };
 });
 
-const idsNamedCache = new WeakMap<User, Map<string, readonly string[]>>();
+/** The numbers that name each payment method of a user: the digits ending its id (four or more), a card's last four. */
+const numbersOfMethods = new WeakMap<User, readonly { id: string; numbers: readonly string[] }[]>();
 
-/**
- * The payment methods of `user` a text names by id or card digits; read once per user record and text (up to 2,000
- * texts per record, then afresh). Records are never changed in place, so a changed user is read anew.
- */
-function idsNamed(user: User, text: string): readonly string[] {
-  let byText = idsNamedCache.get(user);
-  if (byText === undefined) {
-    byText = new Map();
-    idsNamedCache.set(user, byText);
+/** The numbers naming `user`'s payment methods, read once per user record (records are never changed in place). */
+function methodNumbers(user: User): readonly { id: string; numbers: readonly string[] }[] {
+  let methods = numbersOfMethods.get(user);
+  if (methods === undefined) {
+    methods = Object.values(user.payment_methods).map((method) => {
+      const digits = /\d+$/.exec(method.id)?.[0];
+      const numbers = digits !== undefined && digits.length >= 4 ? [digits] : [];
+      if (method.source === 'credit_card') numbers.push(method.last_four);
+      return { id: method.id, numbers };
+    });
+    numbersOfMethods.set(user, methods);
   }
-  let ids = byText.get(text);
-  if (ids === undefined) {
-    ids = Object.values(user.payment_methods)
-      .filter((method) => {
-        const digits = /\d+$/.exec(method.id)?.[0];
-        if (digits !== undefined && digits.length >= 4 && holdsNumber(text, digits)) return true;
-        return method.source === 'credit_card' && holdsNumber(text, method.last_four);
-      })
-      .map((method) => method.id);
-    if (byText.size >= 2_000) byText.clear();
-    byText.set(text, ids);
+  return methods;
+}
+
+/** The payment methods of `user` a text names by one of their numbers (see `methodNumbers`). */
+function idsNamed(user: User, text: string): string[] {
+  const numbers = numbersIn(text);
+  const ids: string[] = [];
+  if (numbers.size === 0) return ids;
+  for (const method of methodNumbers(user)) {
+    if (method.numbers.some((number) => numbers.has(number))) ids.push(method.id);
   }
   return ids;
 }

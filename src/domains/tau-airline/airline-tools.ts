@@ -1,5 +1,6 @@
 import type {
   Cabin,
+  Flight,
   FlightOnDate,
   Reservation,
   ReservationFlight,
@@ -14,6 +15,12 @@ import type { ToolInvoker } from '../../model/guard-context.ts';
 import { calculate } from './calculate.ts';
 import type { AirlineDatabase } from './database.ts';
 import { pythonJson } from './python-json.ts';
+
+/**
+ * Each flight on each date as one frozen record, made when first looked up: flights never change, so every database
+ * and every lookup (guards look up the same flights for each call) shares it instead of copying the flight again.
+ */
+const flightsOnDates = new WeakMap<Readonly<Flight>, Map<string, FlightOnDate>>();
 
 /**
  * A tool's refusal, printed as `Error: <message>` like tau-bench v1. It is an expected answer, not a fault, so it
@@ -153,10 +160,20 @@ export class AirlineTools {
   private flightOnDate(number: string, date: string): FlightOnDate {
     const flight = this.database.flight(number);
     if (flight === undefined) throw new ToolError(`flight ${number} not found`);
-    const status = flight.dates[date];
-    if (status === undefined) throw new ToolError(`flight ${number} not found on date ${date}`);
-    const { dates: _dates, ...fields } = flight;
-    return { ...fields, date, ...status } as FlightOnDate;
+    let byDate = flightsOnDates.get(flight);
+    if (byDate === undefined) {
+      byDate = new Map();
+      flightsOnDates.set(flight, byDate);
+    }
+    let found = byDate.get(date);
+    if (found === undefined) {
+      const status = flight.dates[date];
+      if (status === undefined) throw new ToolError(`flight ${number} not found on date ${date}`);
+      const { dates: _dates, ...fields } = flight;
+      found = Object.freeze({ ...fields, date, ...status } as FlightOnDate);
+      byDate.set(date, found);
+    }
+    return found;
   }
 
   private searchDirect(origin: string, destination: string, date: string) {

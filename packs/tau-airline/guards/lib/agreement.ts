@@ -168,9 +168,15 @@ const amountsIn = rememberedBy((text: string) => {
   return amounts;
 });
 
-/** Dollar amounts in a text: `$1,194`, `$76.50`; with "each" or "per passenger" after one, also times `passengers`. */
-function statedAmounts(text: string, passengers: number): number[] {
-  return amountsIn(text).flatMap(({ amount, each }) => (each ? [amount, amount * passengers] : [amount]));
+/**
+ * Adds the dollar amounts in a text to `amounts`: `$1,194`, `$76.50`; with "each" or "per passenger" after one, also
+ * that amount times `passengers`.
+ */
+function addStatedAmounts(text: string, passengers: number, amounts: number[]): void {
+  for (const { amount, each } of amountsIn(text)) {
+    amounts.push(amount);
+    if (each) amounts.push(amount * passengers);
+  }
 }
 
 /** The payment methods a text names: by id or card digits, by kind, or as the reservation's original method. */
@@ -180,14 +186,8 @@ interface NamedPayments {
   original: boolean;
 }
 
-/** Whether `text` holds `digits` as a number of its own (no digit right before or after). */
-function holdsNumber(text: string, digits: string): boolean {
-  const isDigit = (character: string | undefined) => character !== undefined && character >= '0' && character <= '9';
-  for (let at = text.indexOf(digits); at !== -1; at = text.indexOf(digits, at + 1)) {
-    if (!isDigit(text[at - 1]) && !isDigit(text[at + digits.length])) return true;
-  }
-  return false;
-}
+/** The numbers a text holds, each a whole run of digits (no digit right before or after it); read once per text. */
+const numbersIn = rememberedBy((text: string): ReadonlySet<string> => new Set(text.match(/\d+/g)));
 
 /** The kinds of payment a text names, and whether it asks for the original method; read once per text. */
 const kindsNamed = rememberedBy((text: string) => {
@@ -199,29 +199,31 @@ const kindsNamed = rememberedBy((text: string) => {
   return { kinds, original: /\b(original|same) (payment|form of payment|method|card)/.test(text) };
 });
 
-const idsNamedCache = new WeakMap<User, Map<string, readonly string[]>>();
+/** The numbers that name each payment method of a user: the digits ending its id (four or more), a card's last four. */
+const numbersOfMethods = new WeakMap<User, readonly { id: string; numbers: readonly string[] }[]>();
 
-/**
- * The payment methods of `user` a text names by id or card digits; read once per user record and text (up to 2,000
- * texts per record, then afresh). Records are never changed in place, so a changed user is read anew.
- */
-function idsNamed(user: User, text: string): readonly string[] {
-  let byText = idsNamedCache.get(user);
-  if (byText === undefined) {
-    byText = new Map();
-    idsNamedCache.set(user, byText);
+/** The numbers naming `user`'s payment methods, read once per user record (records are never changed in place). */
+function methodNumbers(user: User): readonly { id: string; numbers: readonly string[] }[] {
+  let methods = numbersOfMethods.get(user);
+  if (methods === undefined) {
+    methods = Object.values(user.payment_methods).map((method) => {
+      const digits = /\d+$/.exec(method.id)?.[0];
+      const numbers = digits !== undefined && digits.length >= 4 ? [digits] : [];
+      if (method.source === 'credit_card') numbers.push(method.last_four);
+      return { id: method.id, numbers };
+    });
+    numbersOfMethods.set(user, methods);
   }
-  let ids = byText.get(text);
-  if (ids === undefined) {
-    ids = Object.values(user.payment_methods)
-      .filter((method) => {
-        const digits = /\d+$/.exec(method.id)?.[0];
-        if (digits !== undefined && digits.length >= 4 && holdsNumber(text, digits)) return true;
-        return method.source === 'credit_card' && holdsNumber(text, method.last_four);
-      })
-      .map((method) => method.id);
-    if (byText.size >= 2_000) byText.clear();
-    byText.set(text, ids);
+  return methods;
+}
+
+/** The payment methods of `user` a text names by one of their numbers (see `methodNumbers`). */
+function idsNamed(user: User, text: string): string[] {
+  const numbers = numbersIn(text);
+  const ids: string[] = [];
+  if (numbers.size === 0) return ids;
+  for (const method of methodNumbers(user)) {
+    if (method.numbers.some((number) => numbers.has(number))) ids.push(method.id);
   }
   return ids;
 }
@@ -256,12 +258,14 @@ function paymentStanding(
   if (source === undefined) return 'agreed';
   const named = namedOf(agreement);
   if (!('value' in named)) {
-    named.value = [agreement.replied, agreement.proposed, agreement.userSaid]
-      .map((text) => namedPayments(text, user, reservation))
-      .find((candidate) => !nothingNamed(candidate));
-    if (named.value === undefined) {
-      const earlier = namedPayments(agreement.agentSaid(), user, reservation);
-      if (!nothingNamed(earlier)) named.value = earlier;
+    named.value = undefined;
+    // Read in order, and only until one names a method: the agent's earlier text is read only when nothing else does.
+    for (const texts of [agreement.replied, agreement.proposed, agreement.userSaid, agreement.agentSaid]) {
+      const candidate = namedPayments(typeof texts === 'function' ? texts() : texts, user, reservation);
+      if (!nothingNamed(candidate)) {
+        named.value = candidate;
+        break;
+      }
     }
   }
   return standingAmong(named.value, user, paymentId, source, reservation);
@@ -308,11 +312,23 @@ function dollars(amount: number): string {
  * them) or `unstated` (they hold no amount). Amounts the agent quoted earlier do not count: the user may have turned
  * them down.
  */
-function chargeStanding(agreement: Agreement, terms: CallTerms): 'agreed' | 'more' | 'other' | 'unstated' {
+function chargeStanding(agreement: Agreement, terms: CallTerms): ChargeStanding {
+  const slot = chargeOf(agreement);
+  slot.standing ??= readChargeStanding(agreement, terms);
+  return slot.standing;
+}
+
+type ChargeStanding = 'agreed' | 'more' | 'other' | 'unstated';
+
+/** The charge's standing for an agreement, read once per decision (the terms are the decision's). */
+const chargeOf = rememberedLast((_agreement: Agreement): { standing?: ChargeStanding } => ({}));
+
+function readChargeStanding(agreement: Agreement, terms: CallTerms): ChargeStanding {
   const charge = terms.charge ?? 0;
-  const amounts = [agreement.replied, agreement.proposed, agreement.userSaid].flatMap((texts) =>
-    texts.flatMap((text) => statedAmounts(text, terms.passengers)),
-  );
+  const amounts: number[] = [];
+  for (const texts of [agreement.replied, agreement.proposed, agreement.userSaid]) {
+    for (const text of texts) addStatedAmounts(text, terms.passengers, amounts);
+  }
   const stated = (value: number) => amounts.some((amount) => Math.abs(amount - value) < 0.01);
   const parts = terms.payments.map((payment) => payment.amount);
   if (stated(charge) || (parts.length > 1 && parts.every((part) => part !== undefined && stated(part))))
@@ -354,7 +370,10 @@ export function contradiction(agreement: Agreement, terms: CallTerms): string | 
     }
   }
   const proposed = [...agreement.proposed, ...agreement.replied];
-  const says = (texts: readonly string[], number: string) => texts.some((text) => text.includes(number.toLowerCase()));
+  const says = (texts: readonly string[], number: string) => {
+    const needle = number.toLowerCase();
+    return texts.some((text) => text.includes(needle));
+  };
   const named = terms.flightNumbers.filter((number) => says(proposed, number));
   if (named.length > 0) {
     const unnamed = terms.changedFlights.filter(

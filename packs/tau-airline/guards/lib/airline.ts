@@ -8,10 +8,8 @@ import { after, allOf, type Maybe } from './maybe.ts';
 import type { Cabin, FlightOnDate, FlightType, Membership, Passenger, Reservation, User } from './records.ts';
 import { lower, lowerText, rememberedBy } from './text.ts';
 
-/** The clock of the data: naive times are EST. */
-export function estTime(naive: string): number {
-  return Date.parse(`${naive}-05:00`);
-}
+/** The clock of the data: naive times are EST. Each time is parsed once (the same reservations are read again). */
+export const estTime = rememberedBy((naive: string): number => Date.parse(`${naive}-05:00`));
 
 /** The answers of the decision in progress: by tool, then by what was looked up (an id, or a flight and its date). */
 const answersOf = rememberedLast(

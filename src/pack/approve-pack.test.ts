@@ -73,7 +73,10 @@ describe('approvePack', () => {
       { id: 'act.limit', body: 'return undefined;' },
       { id: 'act.vague', state: 'not_enforced' },
     ]);
-    assert.deepEqual(await approvePack(dir, { by: 'policy-owner@example.com' }), { approved: false, notEnforced: ['act.vague'] });
+    assert.deepEqual(await approvePack(dir, { by: 'policy-owner@example.com' }), {
+      approved: false,
+      notEnforced: ['act.vague'],
+    });
     assert.equal((await loadPack(dir)).manifest.reviewed, false);
     const accepted = await approvePack(dir, { by: 'policy-owner@example.com', acceptNotEnforced: true });
     assert.ok(accepted.approved);
@@ -85,7 +88,9 @@ describe('approvePack', () => {
     const dir = await unreviewedPack();
     const pack = await loadPack(dir);
     const seen = packFingerprint(await packContentHashes(dir, pack.manifest));
-    assert.ok((await approvePack(dir, { by: 'policy-owner@example.com', fingerprint: seen, now: new Date(0) })).approved);
+    assert.ok(
+      (await approvePack(dir, { by: 'policy-owner@example.com', fingerprint: seen, now: new Date(0) })).approved,
+    );
     await appendFile(join(dir, 'guards/act.js'), '\n// edited\n');
     assert.deepEqual(await approvePack(dir, { by: 'policy-owner@example.com', fingerprint: seen }), {
       approved: false,

@@ -13,8 +13,8 @@ import { compileBuild } from '../src/cli/compile-command.ts';
 import { policyFile } from '../src/compiler/pack-layout.ts';
 import type { LanguageModel, ModelRequest } from '../src/llm/language-model.ts';
 import { readSpecDirectory } from '../src/pack/spec-directory.ts';
-import type { TestCase } from '../src/pack/test-case.ts';
 import { buildOptions, listFilesystemTools, packDir, recordingFile, toolsListFile } from './mcp-filesystem-build.ts';
+import { reviewedCaseAnswers } from './reviewed-cases.ts';
 
 const specs = await readSpecDirectory(join(packDir, 'spec'));
 
@@ -83,16 +83,7 @@ async function answer(request: ModelRequest): Promise<unknown> {
     };
   }
   if (step === 'generate.test_cases') {
-    const block = /The examples, by index:\n```json\n([\s\S]*?)\n```/.exec(text)?.[1] ?? '[]';
-    const examples = JSON.parse(block) as { index: number; kind: TestCase['kind']; example: string }[];
-    const cases = JSON.parse(await readFile(join(packDir, 'tests', `${tool}.cases.json`), 'utf8')) as TestCase[];
-    return {
-      cases: examples.map(({ index, kind, example }) => {
-        const found = cases.find((item) => item.policy === policy && item.kind === kind && item.example === example);
-        if (found === undefined) throw new Error(`no reviewed test case for ${policy} (${kind}): ${example}`);
-        return { index, arguments: found.arguments, conversation: found.conversation, lookups: found.lookups };
-      }),
-    };
+    return reviewedCaseAnswers(text, packDir, tool, policy);
   }
   throw new Error(`no reviewed answer for step ${request.step}`);
 }

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { policyFile } from '../src/compiler/pack-layout.ts';
 import { RecordingModel } from '../src/llm/cassette.ts';
 import type { LanguageModel, ModelRequest } from '../src/llm/language-model.ts';
-import type { TestCase } from '../src/pack/test-case.ts';
+import { reviewedCaseAnswers } from './reviewed-cases.ts';
 import { buildTauAirline, packDir, recordingFile } from './tau-airline-build.ts';
 
 const field = (text: string, name: string) => new RegExp(`"${name}": "([^"]+)"`).exec(text)?.[1] ?? '';
@@ -34,16 +34,7 @@ async function answer(request: ModelRequest): Promise<string> {
     return JSON.stringify({ lookups, reason: 'the lookups the reviewed check makes' });
   }
   if (request.step.startsWith('generate.test_cases')) {
-    const block = /The examples, by index:\n```json\n([\s\S]*?)\n```/.exec(text)?.[1] ?? '[]';
-    const examples = JSON.parse(block) as { index: number; kind: TestCase['kind']; example: string }[];
-    const cases = JSON.parse(await readFile(join(packDir, 'tests', `${tool}.cases.json`), 'utf8')) as TestCase[];
-    return JSON.stringify({
-      cases: examples.map(({ index, kind, example }) => {
-        const found = cases.find((item) => item.policy === policy && item.kind === kind && item.example === example);
-        if (found === undefined) throw new Error(`no reviewed test case for ${policy} (${kind}): ${example}`);
-        return { index, arguments: found.arguments, conversation: found.conversation, lookups: found.lookups };
-      }),
-    });
+    return JSON.stringify(await reviewedCaseAnswers(text, packDir, tool, policy));
   }
   throw new Error(`no reviewed answer for step ${request.step}`);
 }

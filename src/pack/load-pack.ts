@@ -158,6 +158,7 @@ export async function loadPack(dir: string, options: { importGuards?: boolean } 
   const specs = new Map<string, ToolPolicySpec>();
   const tools = new Map<string, LoadedTool>();
   const importGuards = options.importGuards ?? manifest.reviewed;
+  if (importGuards) loadTypeScriptFrom(root);
 
   for (const spec of toolSpecs) {
     const entry = manifest.guards[spec.name];
@@ -173,7 +174,6 @@ export async function loadPack(dir: string, options: { importGuards?: boolean } 
       specs.set(spec.name, policySpec);
     }
     const guardFile = entry.guard === undefined ? undefined : join(root, entry.guard);
-    if (importGuards) loadTypeScriptFrom(root);
     const imported = guardFile !== undefined && importGuards ? await importGuard(guardFile) : {};
     const policies: LoadedPolicy[] = [];
     entry.policies.forEach((policyEntry, index) => {

@@ -5,7 +5,7 @@
  * Run: `npm run test:package` (it reaches only the npm registry, for the frameworks).
  */
 import assert from 'node:assert/strict';
-import { type SpawnSyncReturns, spawn, spawnSync } from 'node:child_process';
+import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { startServingCli } from '../src/service/serve-process.ts';
 import { filesystemServer } from './mcp-filesystem-build.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -46,35 +47,9 @@ function node(args: readonly string[]): SpawnSyncReturns<string> {
 
 const cli = (...args: string[]) => node([join(project, 'node_modules', '.bin', 'agentguard'), ...args]);
 
-/** Starts a command of the installed CLI that serves until interrupted, and waits for the URL it prints. */
-async function serving(
-  args: readonly string[],
-  printed: RegExp,
-): Promise<{ url: string; stop(): Promise<number | null> }> {
-  const child = spawn(process.execPath, [join(project, 'node_modules', '.bin', 'agentguard'), ...args], {
-    cwd: project,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    const read = (chunk: Buffer) => {
-      out += chunk.toString();
-      const found = printed.exec(out)?.[1];
-      if (found !== undefined) resolve(found);
-    };
-    child.stdout.on('data', read);
-    child.stderr.on('data', read);
-    child.once('exit', () => reject(new Error(`agentguard ${args[0]} exited before serving: ${out}`)));
-  });
-  return {
-    url,
-    stop() {
-      child.kill('SIGINT');
-      return exited;
-    },
-  };
-}
+/** Starts a command of the installed CLI that serves until stopped, and waits for the URL it prints. */
+const serving = (args: readonly string[], printed: RegExp) =>
+  startServingCli(args, { printed, cli: join(project, 'node_modules', '.bin', 'agentguard'), cwd: project });
 
 before(async () => {
   work = await mkdtemp(join(tmpdir(), 'agentguard-package-'));

@@ -13,6 +13,9 @@ import { replayCommand, startCommand } from './replay-command.ts';
 import { reviewCommand } from './review-command.ts';
 import { serveCommand } from './serve-command.ts';
 
+/** Collects a repeatable option's values in the order given. */
+const collect = (value: string, values: string[] = []) => [...values, value];
+
 const program = new Command('agentguard')
   .description('Guards that run before every tool call of an LLM agent')
   .showHelpAfterError();
@@ -207,10 +210,7 @@ program
   .description('Guard an MCP server: re-expose its tools and check every tools/call against guard packs')
   .usage('--pack <dir> [options] (-- <command> [args...] | --upstream <url>)')
   .argument('[command...]', 'the upstream MCP server to start, after --')
-  .requiredOption('--pack <dir>', 'guard pack folder (repeat for more)', (dir: string, dirs: string[] = []) => [
-    ...dirs,
-    dir,
-  ])
+  .requiredOption('--pack <dir>', 'guard pack folder (repeat for more)', collect)
   .option('--upstream <url>', 'a Streamable HTTP upstream instead of a command')
   .option('--listen <port>', 'serve Streamable HTTP on this port at /mcp instead of stdio')
   .option('--host <host>', 'the address to listen on', '127.0.0.1')
@@ -224,10 +224,7 @@ program
 program
   .command('serve')
   .description('Serve decisions over HTTP: POST /v1/check, GET /healthz, GET /openapi.json')
-  .requiredOption('--pack <dir>', 'guard pack folder (repeat for several packs)', (dir: string, dirs?: string[]) => [
-    ...(dirs ?? []),
-    dir,
-  ])
+  .requiredOption('--pack <dir>', 'guard pack folder (repeat for several packs)', collect)
   .option('--host <host>', 'address to listen on', '127.0.0.1')
   .option('--port <n>', 'port to listen on (0: any free port)', '8080')
   .option(

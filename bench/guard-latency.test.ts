@@ -3,7 +3,7 @@ import { it } from 'node:test';
 import { formatBench, runBench } from './guard-latency.ts';
 
 it('the latency benchmark measures every tool beside its bare call', async () => {
-  const result = await runBench(1);
+  const result = await runBench(1, 1);
   const groups = result.rows.map((row) => row.group);
   for (const group of ['all calls', 'write calls', 'read calls', 'cancel_reservation', 'book_reservation'])
     assert.ok(groups.includes(group), group);

@@ -3,7 +3,7 @@ import { it } from 'node:test';
 import { formatPolicyLatency, runPolicyLatency } from './policy-latency.ts';
 
 it('the policy breakdown times every enforced policy of the write calls and the whole decision twice', async () => {
-  const result = await runPolicyLatency(1);
+  const result = await runPolicyLatency(1, 1);
   assert.equal(result.decision.calls, 298);
   assert.ok(result.decision.first.p50 > 0 && result.decision.again.p50 > 0);
   const policies = result.policies.map((row) => row.policy);

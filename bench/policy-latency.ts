@@ -2,7 +2,7 @@
  * Where a write call's guard time goes, over the 200 recorded GPT-4o airline runs: each policy's own time, and the
  * whole decision as the benchmark takes it (after the previous call's tool ran) beside the same decision made again at
  * once (the data and code it reads still in the processor's caches). Run: `node bench/policy-latency.ts`
- * (BENCH_PASSES sets the measured passes, default 5).
+ * (BENCH_PASSES sets the measured passes, default 5; BENCH_WARMUP the passes before them, default 10).
  */
 import { fileURLToPath } from 'node:url';
 import type { GuardContext } from '../src/model/guard-context.ts';
@@ -29,6 +29,7 @@ export interface PolicyRow {
 /** What the breakdown measured, µs. */
 export interface PolicyLatency {
   passes: number;
+  warmup: number;
   policies: PolicyRow[];
   /** Write calls' whole decision: first after the previous call's tool ran, then the same decision made again. */
   decision: { calls: number; first: { p50: number; p99: number }; again: { p50: number; p99: number } };
@@ -42,8 +43,11 @@ const figures = (values: readonly number[]) => {
   return { p50: round(quantile(ordered, 0.5)), p99: round(quantile(ordered, 0.99)) };
 };
 
-/** Runs the breakdown: one warm-up pass, then `passes` measured passes; a call's time is its median over them. */
-export async function runPolicyLatency(passes: number): Promise<PolicyLatency> {
+/**
+ * Runs the breakdown: `warmup` passes, then `passes` measured passes; a call's time is its median over them. The
+ * warm-up is that of `npm run bench` (see `runBench`).
+ */
+export async function runPolicyLatency(passes: number, warmup = 10): Promise<PolicyLatency> {
   const pack = await loadPack(root('packs/tau-airline'));
   const fresh = await environmentFor(pack.manifest.domain);
   if (fresh === undefined) throw new Error('the airline environment is missing');
@@ -53,7 +57,7 @@ export async function runPolicyLatency(passes: number): Promise<PolicyLatency> {
   const own: Map<string, number[]>[] = [];
   const first: number[][] = [];
   const again: number[][] = [];
-  for (let pass = 0; pass <= passes; pass++) {
+  for (let pass = 0; pass < warmup + passes; pass++) {
     let index = 0;
     for (const run of runs) {
       const environment = fresh();
@@ -80,9 +84,9 @@ export async function runPolicyLatency(passes: number): Promise<PolicyLatency> {
             const finding = policy.check(call.arguments as never, context, call);
             const end = process.hrtime.bigint();
             if (finding instanceof Promise) await finding;
-            if (pass > 0) times.set(policy.spec.id, [...(times.get(policy.spec.id) ?? []), micros(start, end)]);
+            if (pass >= warmup) times.set(policy.spec.id, [...(times.get(policy.spec.id) ?? []), micros(start, end)]);
           }
-          if (pass > 0) {
+          if (pass >= warmup) {
             first[index] = [...(first[index] ?? []), micros(t0, t1)];
             again[index] = [...(again[index] ?? []), micros(t1, t2)];
           }
@@ -103,6 +107,7 @@ export async function runPolicyLatency(passes: number): Promise<PolicyLatency> {
     .sort((a, b) => b.p50 - a.p50);
   return {
     passes,
+    warmup,
     policies,
     decision: { calls: first.length, first: figures(first.map(median)), again: figures(again.map(median)) },
   };
@@ -112,7 +117,7 @@ export async function runPolicyLatency(passes: number): Promise<PolicyLatency> {
 export function formatPolicyLatency(result: PolicyLatency): string {
   const { decision } = result;
   const lines = [
-    `write calls' guard time, µs: each call's median over ${result.passes} passes of the 200 recorded runs`,
+    `write calls' guard time, µs: each call's median over ${result.passes} passes of the 200 recorded runs, after ${result.warmup} warm-up passes`,
     `whole decision (${decision.calls} calls): after the previous tool ran p50 ${decision.first.p50}, p99 ${decision.first.p99}; the same decision again at once p50 ${decision.again.p50}, p99 ${decision.again.p99}`,
     '',
     `${'policy (own time, caches warm)'.padEnd(40)}${'n'.padStart(6)}${'p50'.padStart(8)}${'p99'.padStart(8)}`,
@@ -127,5 +132,6 @@ export function formatPolicyLatency(result: PolicyLatency): string {
 
 if (import.meta.main) {
   const passes = Number(process.env.BENCH_PASSES ?? 5);
-  process.stdout.write(`${formatPolicyLatency(await runPolicyLatency(passes))}\n`);
+  const warmup = Number(process.env.BENCH_WARMUP ?? 10);
+  process.stdout.write(`${formatPolicyLatency(await runPolicyLatency(passes, warmup))}\n`);
 }

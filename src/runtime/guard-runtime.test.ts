@@ -229,6 +229,31 @@ describe('synchronous checks and lookups answered at once', () => {
       ['act.odd', 'malformed'],
     ]);
   });
+  it('denies every synchronous answer when the checks together run past the budget, and only then', async () => {
+    const slow = `export const checks = {
+  'act.limit': (args) => (args.n > 3 ? { message: 'n is ' + args.n + ', at most 3' } : undefined),
+  'act.slow': (args) => { const end = Date.now() + (args.n === 2 ? 40 : 0); while (Date.now() < end) {} return undefined; },
+};`;
+    const runtime = await runtimeFor(
+      [
+        { id: 'act.limit', body: 'return undefined;' },
+        { id: 'act.slow', body: 'return undefined;' },
+      ],
+      { timeoutMs: 20 },
+      { guardSource: slow },
+    );
+    assert.equal((await runtime.check(call(1), context())).decision, 'allow');
+    const verdict = await runtime.check(call(2), context());
+    assert.equal(verdict.decision, 'deny');
+    assert.deepEqual(
+      verdict.violations.map((violation) => [violation.policy, violation.fault]),
+      [
+        ['act.limit', 'timeout'],
+        ['act.slow', 'timeout'],
+      ],
+    );
+    assert.match(verdict.violations[1]?.message ?? '', /took longer than its 20 ms budget: the synchronous checks/);
+  });
   it('offers no answer at once when the invoker has none', async () => {
     const runtime = await runtimeFor(policies, {}, { guardSource: syncSource });
     const verdict = await runtime.check(call(1), context());

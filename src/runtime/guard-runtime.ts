@@ -31,6 +31,8 @@ interface Route {
   lookups: ReadonlySet<string>;
   /** The ids of the tool's enforced policies. */
   enforced: readonly string[];
+  /** The tool's policies by id. */
+  policies: ReadonlyMap<string, LoadedPolicy>;
   /** What its not-enforced policies add to every verdict under the runtime's default. */
   notEnforced: readonly Violation[];
 }
@@ -111,6 +113,7 @@ export class GuardRuntime {
           executor,
           lookups,
           enforced: tool.policies.filter((policy) => policy.entry.state === 'enforced').map((policy) => policy.spec.id),
+          policies: new Map(tool.policies.map((policy) => [policy.spec.id, policy])),
           notEnforced:
             this.options.notEnforced === 'allow'
               ? []
@@ -125,7 +128,6 @@ export class GuardRuntime {
     const started = performance.now();
     const violations: Violation[] = [];
     const errors: { policy: string; fault: FaultKind; message: string }[] = [];
-    const evaluated: string[] = [];
     const route = this.routes.get(call.name);
     if (route === undefined) {
       if (this.options.unknownTool !== 'allow') {
@@ -133,7 +135,7 @@ export class GuardRuntime {
           runtimeViolation('unknown_tool', `no guard pack knows the tool \`${call.name}\``, this.options.unknownTool),
         );
       }
-      return this.verdict(call, context, violations, { policies: evaluated, errors, durationUs: 0 }, started);
+      return this.verdict(call, context, violations, { policies: [], errors, durationUs: 0 }, started);
     }
     const problems = route.tool.validate(call.arguments);
     if (problems.length > 0 && this.options.invalidArguments !== 'allow') {
@@ -144,7 +146,7 @@ export class GuardRuntime {
           this.options.invalidArguments,
         ),
       );
-      return this.verdict(call, context, violations, { policies: evaluated, errors, durationUs: 0 }, started);
+      return this.verdict(call, context, violations, { policies: [], errors, durationUs: 0 }, started);
     }
     const enforced = route.enforced;
     // Copies: a verdict is the caller's to keep or change.
@@ -158,20 +160,19 @@ export class GuardRuntime {
       const evaluating = route.executor.evaluate(route.tool, enforced, call, guarded, this.options.timeoutMs);
       // Checks that all answered synchronously cost no promise.
       const outcomes = evaluating instanceof Promise ? await evaluating : evaluating;
-      for (const outcome of outcomes) this.record(route.tool, outcome, violations, errors);
-      evaluated.push(...enforced);
+      for (const outcome of outcomes) this.record(route, outcome, violations, errors);
     }
-    return this.verdict(call, context, violations, { policies: evaluated, errors, durationUs: 0 }, started);
+    return this.verdict(call, context, violations, { policies: enforced.slice(), errors, durationUs: 0 }, started);
   }
 
   private record(
-    tool: LoadedTool,
+    route: Route,
     outcome: PolicyOutcome,
     violations: Violation[],
     errors: { policy: string; fault: FaultKind; message: string }[],
   ): void {
     if (!('fault' in outcome) && outcome.finding === undefined) return;
-    const policy = tool.policies.find((candidate) => candidate.spec.id === outcome.policy);
+    const policy = route.policies.get(outcome.policy);
     const name = policy?.spec.name ?? outcome.policy;
     const references = policy?.spec.references ?? [];
     if ('fault' in outcome) {

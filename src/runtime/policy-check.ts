@@ -64,9 +64,11 @@ export function outcomeOf(policy: string, result: unknown): PolicyOutcome {
 /**
  * Runs policy checks and never throws: the one place where a check that throws, outlives `timeoutMs`, returns
  * something malformed or is missing becomes a fault (which the runtime turns into deny). Checks start one after
- * another; a synchronous check is charged its own running time, and asynchronous checks share one deadline, `timeoutMs`
- * after the last one started, so that a check still pending then is the one reported. When every check answers
- * synchronously the outcomes come back at once, with no promise made; otherwise a promise of them.
+ * another. Their synchronous work shares the budget: when it takes longer than `timeoutMs` in all, every check that
+ * answered synchronously is reported as past the budget (the clock is read before and after that work, not around
+ * each check: a reading costs as much as a small check). Asynchronous checks share one deadline, `timeoutMs` after the
+ * last one started, so that a check still pending then is the one reported. When every check answers synchronously
+ * the outcomes come back at once, with no promise made; otherwise a promise of them.
  *
  * @example
  * ```ts
@@ -83,8 +85,7 @@ export function evaluateChecks(
   const outcomes: PolicyOutcome[] = new Array(checks.length);
   let pending: { index: number; result: Promise<unknown> }[] | undefined;
   // Milliseconds are enough against a budget in milliseconds, and `Date.now` costs a fraction of `performance.now`.
-  // One reading per check: a check starts when the one before it returned.
-  let started = Date.now();
+  const begun = Date.now();
   for (let index = 0; index < checks.length; index++) {
     const { policy, check, missingReason } = checks[index] as CheckToRun;
     if (check === undefined) {
@@ -100,21 +101,26 @@ export function evaluateChecks(
       result = check(args as never, context, call);
     } catch (error) {
       outcomes[index] = { policy, fault: 'threw', message: `threw: ${describe(error)}` };
-      started = Date.now();
       continue;
     }
-    const ended = Date.now();
-    const took = ended - started;
-    started = ended;
-    if (took > timeoutMs) {
-      outcomes[index] = timedOut(policy, timeoutMs);
-    } else if (result instanceof Promise) {
+    if (result instanceof Promise) {
       // Until it settles, a pending check's outcome is a timeout: the deadline leaves it so.
       outcomes[index] = timedOut(policy, timeoutMs);
       pending ??= [];
       pending.push({ index, result });
     } else {
       outcomes[index] = outcomeOf(policy, result);
+    }
+  }
+  const spent = Date.now() - begun;
+  if (spent > timeoutMs) {
+    for (const [index, outcome] of outcomes.entries()) {
+      if ('fault' in outcome) continue;
+      outcomes[index] = {
+        policy: outcome.policy,
+        fault: 'timeout',
+        message: `took longer than its ${timeoutMs} ms budget: the synchronous checks of this call took ${spent} ms together`,
+      };
     }
   }
   return pending === undefined ? outcomes : settle(pending, outcomes, timeoutMs);

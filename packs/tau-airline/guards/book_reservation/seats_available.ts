@@ -6,7 +6,8 @@ import { after, allOf } from '../lib/maybe.ts';
 
 export const check: PolicyCheck<BookReservationArgs> = (args, context) =>
   after(allOf(args.flights.map((flight) => findFlightOnDate(context, flight.flight_number, flight.date))), (found) => {
-    for (const [index, flight] of args.flights.entries()) {
+    for (let index = 0; index < args.flights.length; index++) {
+      const flight = args.flights[index] as (typeof args.flights)[number];
       const details = found[index];
       if (details?.status !== 'available') continue;
       const problem = unbookable(details, flight.flight_number, flight.date, args.cabin, args.passengers.length);

@@ -9,7 +9,8 @@ export const check: PolicyCheck<CancelReservationArgs> = (args, context) =>
     if (reservation === undefined) return undefined;
     const segments = reservation.flights.map((flight) => findFlightOnDate(context, flight.flight_number, flight.date));
     return after(allOf(segments), (found) => {
-      for (const [index, flight] of reservation.flights.entries()) {
+      for (let index = 0; index < reservation.flights.length; index++) {
+        const flight = reservation.flights[index] as (typeof reservation.flights)[number];
         const segment = found[index];
         if (isFlown(segment)) {
           return {

@@ -4,8 +4,8 @@
  */
 import type { GuardContext, PastToolCall } from 'agentguard';
 import { rememberedLast } from './last.ts';
+import { type MessageReading, nothingSaid, readMessage } from './reading.ts';
 import type { PaymentMethod, Reservation, User } from './records.ts';
-import { lowerText, rememberedBy } from './text.ts';
 
 /** The tools that change the database: a successful call of one ends what an earlier yes covered. */
 const changes = new Set([
@@ -19,22 +19,20 @@ const changes = new Set([
 
 /** The yes a call rests on and what was said around it. */
 export interface Agreement {
-  /** The assistant text the yes answers. */
-  proposal: string;
+  /** The assistant message the yes answers (`nothingSaid` when there is none). */
+  proposal: MessageReading;
   /** Whether the proposal asks the user to confirm. */
   proposalAsks: boolean;
   /** Whether the proposal follows the tool's rejection of a call of the same tool (the agent's correction of it). */
   continuesRejected: boolean;
-  /** The user's choice after the tool rejected the call the yes was given for; empty when there was none. */
-  correction: string;
-  /** Lower-case text the agent put to the user: the proposal, and its questions after a rejected call. */
-  proposed: readonly string[];
-  /** Lower-case: the yes, then the corrected choice when there is one. */
-  replied: readonly string[];
-  /** Lower-case text of what the user said earlier, since the last successful change. */
-  userSaid: readonly string[];
-  /** Lower-case text of what the agent said earlier, since the last successful change (read when first asked for). */
-  agentSaid(): readonly string[];
+  /** What the agent put to the user: the proposal, and its questions after a rejected call. */
+  proposed: readonly MessageReading[];
+  /** The yes, then the corrected choice when there is one. */
+  replied: readonly MessageReading[];
+  /** What the user said earlier, since the last successful change. */
+  userSaid: readonly MessageReading[];
+  /** What the agent said earlier, since the last successful change (read when first asked for). */
+  agentSaid(): readonly MessageReading[];
   /** Tool calls made after the yes (and after the correction), before the call being decided. */
   callsSince: readonly PastToolCall[];
 }
@@ -48,7 +46,10 @@ function samePaymentApart(left: Record<string, unknown>, right: Record<string, u
   return strip(left) === strip(right);
 }
 
-const agreementsOf = rememberedLast((_context: GuardContext) => new Map<string, Agreement | undefined>());
+/** The agreement of the decision in progress, for the one tool a decision is about. */
+const agreementOf = rememberedLast(
+  (_context: GuardContext): { tool?: string; agreement?: Agreement | undefined } => ({}),
+);
 
 /**
  * Finds what the user agreed to for a call of `tool` with `args`: the last user message is an explicit yes, or it is
@@ -61,24 +62,26 @@ export function findAgreement(
   tool: string,
   args: Record<string, unknown>,
 ): Agreement | undefined {
-  const found = agreementsOf(context);
-  if (!found.has(tool)) found.set(tool, readAgreement(context, tool, args));
-  return found.get(tool);
+  const slot = agreementOf(context);
+  if (slot.tool !== tool) {
+    slot.agreement = readAgreement(context, tool, args);
+    slot.tool = tool;
+  }
+  return slot.agreement;
 }
 
 function readAgreement(context: GuardContext, tool: string, args: Record<string, unknown>): Agreement | undefined {
   const { conversation } = context;
-  const messages = conversation.messages;
-  const last = conversation.lastUserIndex();
-  const lastMessage = messages[last];
-  if (lastMessage?.role !== 'user') return undefined;
+  const said = conversation.readEach(readMessage);
+  const last = lastUser(said, said.length);
+  if (last === -1) return undefined;
   const calls = conversation.toolCalls();
   let yes = last;
-  let correction = '';
+  let corrected = false;
   const answer = conversation.answerAt(last);
   if (answer !== 'yes') {
     if (answer === 'no') return undefined;
-    yes = previousUser(context, last);
+    yes = lastUser(said, last);
     if (conversation.answerAt(yes) !== 'yes') return undefined;
     const tried = calls.filter(
       (past) => past.messageIndex > yes && past.messageIndex < last && past.call.name === tool,
@@ -90,19 +93,20 @@ function readAgreement(context: GuardContext, tool: string, args: Record<string,
     ) {
       return undefined;
     }
-    correction = lastMessage.text;
+    // A corrected choice with no words is read as no correction.
+    corrected = said[last]?.text !== '';
   }
   let proposalIndex = -1;
   for (let index = yes - 1; index >= 0; index--) {
-    const message = messages[index];
-    if (message?.role === 'user') break;
-    if (message?.role === 'assistant' && message.text.trim() !== '') {
+    const reading = said[index] as MessageReading;
+    if (reading.role === 'user') break;
+    if (reading.role === 'assistant' && !reading.blank) {
       proposalIndex = index;
       break;
     }
   }
-  const proposal = proposalIndex === -1 ? '' : (messages[proposalIndex] as { text: string }).text;
-  const askedFrom = previousUser(context, yes);
+  const proposal = said[proposalIndex] ?? nothingSaid;
+  const askedFrom = lastUser(said, yes);
   let lastTried: PastToolCall | undefined;
   let start = 0;
   const callsSince: PastToolCall[] = [];
@@ -112,30 +116,28 @@ function readAgreement(context: GuardContext, tool: string, args: Record<string,
     if (!rejected(past)) start = past.messageIndex + 1;
     if (past.messageIndex > askedFrom && past.messageIndex < proposalIndex) lastTried = past;
   }
-  const texts = conversation.readEach(lowerText);
-  const said = (index: number) => texts[index] ?? '';
-  const userSaid: string[] = [];
-  const proposed = [said(proposalIndex)];
+  const userSaid: MessageReading[] = [];
+  const proposed = [proposal];
   for (let index = start; index < last; index++) {
-    const role = messages[index]?.role;
+    const reading = said[index] as MessageReading;
     if (index === yes) continue;
-    if (role === 'user') userSaid.push(said(index));
-    if (role === 'assistant' && index > yes) proposed.push(said(index));
+    if (reading.role === 'user') userSaid.push(reading);
+    if (reading.role === 'assistant' && index > yes) proposed.push(reading);
   }
-  let agentSaid: string[] | undefined;
+  let agentSaid: MessageReading[] | undefined;
   return {
     proposal,
     proposalAsks: proposalIndex !== -1 && conversation.asksAt(proposalIndex),
     continuesRejected: lastTried?.call.name === tool && rejected(lastTried),
-    correction,
     proposed,
-    replied: correction === '' ? [said(last)] : [said(yes), said(last)],
+    replied: corrected ? [said[yes] as MessageReading, said[last] as MessageReading] : [said[last] as MessageReading],
     userSaid,
     agentSaid() {
       if (agentSaid === undefined) {
         agentSaid = [];
         for (let index = start; index < proposalIndex; index++) {
-          if (messages[index]?.role === 'assistant') agentSaid.push(said(index));
+          const reading = said[index] as MessageReading;
+          if (reading.role === 'assistant') agentSaid.push(reading);
         }
       }
       return agentSaid;
@@ -144,9 +146,10 @@ function readAgreement(context: GuardContext, tool: string, args: Record<string,
   };
 }
 
-function previousUser(context: GuardContext, index: number): number {
+/** The index of the last user message before `index`, or -1. */
+function lastUser(said: readonly MessageReading[], index: number): number {
   for (let earlier = index - 1; earlier >= 0; earlier--) {
-    if (context.conversation.messages[earlier]?.role === 'user') return earlier;
+    if (said[earlier]?.role === 'user') return earlier;
   }
   return -1;
 }
@@ -156,24 +159,12 @@ export function rejected(past: PastToolCall): boolean {
   return past.result?.startsWith('Error') === true;
 }
 
-/** Dollar amounts in a text, and whether "each" or "per passenger" follows each one. */
-const amountsIn = rememberedBy((text: string) => {
-  const amounts: { amount: number; each: boolean }[] = [];
-  for (const match of text.matchAll(/\$\s?(\d{1,3}(?:,\d{3})+|\d+)(\.\d{1,2})?(.{0,24})/g)) {
-    amounts.push({
-      amount: Number(`${(match[1] ?? '').replaceAll(',', '')}${match[2] ?? ''}`),
-      each: /^\s*(each|per (passenger|person|traveller|traveler|ticket))/.test(match[3] ?? ''),
-    });
-  }
-  return amounts;
-});
-
 /**
- * Adds the dollar amounts in a text to `amounts`: `$1,194`, `$76.50`; with "each" or "per passenger" after one, also
- * that amount times `passengers`.
+ * Adds the dollar amounts a message states to `amounts`: `$1,194`, `$76.50`; with "each" or "per passenger" after one,
+ * also that amount times `passengers`.
  */
-function addStatedAmounts(text: string, passengers: number, amounts: number[]): void {
-  for (const { amount, each } of amountsIn(text)) {
+function addStatedAmounts(said: MessageReading, passengers: number, amounts: number[]): void {
+  for (const { amount, each } of said.amounts) {
     amounts.push(amount);
     if (each) amounts.push(amount * passengers);
   }
@@ -185,19 +176,6 @@ interface NamedPayments {
   kinds: Set<PaymentMethod['source']>;
   original: boolean;
 }
-
-/** The numbers a text holds, each a whole run of digits (no digit right before or after it); read once per text. */
-const numbersIn = rememberedBy((text: string): ReadonlySet<string> => new Set(text.match(/\d+/g)));
-
-/** The kinds of payment a text names, and whether it asks for the original method; read once per text. */
-const kindsNamed = rememberedBy((text: string) => {
-  const kinds = new Set<PaymentMethod['source']>();
-  if (/gift ?card/.test(text)) kinds.add('gift_card');
-  if (text.includes('certificate')) kinds.add('certificate');
-  if (/credit card|\bcard (ending|on file)|\bvisa\b|mastercard|\bamex\b|american express|discover/.test(text))
-    kinds.add('credit_card');
-  return { kinds, original: /\b(original|same) (payment|form of payment|method|card)/.test(text) };
-});
 
 /** The numbers that name each payment method of a user: the digits ending its id (four or more), a card's last four. */
 const numbersOfMethods = new WeakMap<User, readonly { id: string; numbers: readonly string[] }[]>();
@@ -217,26 +195,26 @@ function methodNumbers(user: User): readonly { id: string; numbers: readonly str
   return methods;
 }
 
-/** The payment methods of `user` a text names by one of their numbers (see `methodNumbers`). */
-function idsNamed(user: User, text: string): string[] {
-  const numbers = numbersIn(text);
-  const ids: string[] = [];
-  if (numbers.size === 0) return ids;
+/** Adds the payment methods of `user` a message names by one of their numbers (see `methodNumbers`) to `ids`. */
+function addIdsNamed(user: User, said: MessageReading, ids: Set<string>): void {
+  if (said.numbers.length === 0) return;
   for (const method of methodNumbers(user)) {
-    if (method.numbers.some((number) => numbers.has(number))) ids.push(method.id);
+    if (method.numbers.some((number) => said.numbers.includes(number))) ids.add(method.id);
   }
-  return ids;
 }
 
-function namedPayments(texts: readonly string[], user: User, reservation: Reservation | undefined): NamedPayments {
+function namedPayments(
+  messages: readonly MessageReading[],
+  user: User,
+  reservation: Reservation | undefined,
+): NamedPayments {
   const ids = new Set<string>();
   const kinds = new Set<PaymentMethod['source']>();
   let original = false;
-  for (const text of texts) {
-    for (const id of idsNamed(user, text)) ids.add(id);
-    const named = kindsNamed(text);
-    for (const kind of named.kinds) kinds.add(kind);
-    original ||= named.original;
+  for (const said of messages) {
+    addIdsNamed(user, said, ids);
+    for (const kind of said.paymentKinds) kinds.add(kind);
+    original ||= said.originalPayment;
   }
   return { ids, kinds, original: reservation !== undefined && original };
 }
@@ -260,8 +238,8 @@ function paymentStanding(
   if (!('value' in named)) {
     named.value = undefined;
     // Read in order, and only until one names a method: the agent's earlier text is read only when nothing else does.
-    for (const texts of [agreement.replied, agreement.proposed, agreement.userSaid, agreement.agentSaid]) {
-      const candidate = namedPayments(typeof texts === 'function' ? texts() : texts, user, reservation);
+    for (const said of [agreement.replied, agreement.proposed, agreement.userSaid, agreement.agentSaid]) {
+      const candidate = namedPayments(typeof said === 'function' ? said() : said, user, reservation);
       if (!nothingNamed(candidate)) {
         named.value = candidate;
         break;
@@ -274,6 +252,12 @@ function paymentStanding(
 /** The payments named for an agreement, read once per decision (the user and reservation are the decision's). */
 const namedOf = rememberedLast((_agreement: Agreement): { value?: NamedPayments | undefined } => ({}));
 
+/** Whether one of the named methods is of kind `source`. */
+function namesKind(ids: ReadonlySet<string>, user: User, source: PaymentMethod['source']): boolean {
+  for (const id of ids) if (user.payment_methods[id]?.source === source) return true;
+  return false;
+}
+
 function standingAmong(
   named: NamedPayments | undefined,
   user: User,
@@ -283,8 +267,7 @@ function standingAmong(
 ): 'agreed' | 'other' | 'unnamed' {
   if (named === undefined) return 'unnamed';
   if (named.ids.has(paymentId)) return 'agreed';
-  const namedOfKind = [...named.ids].some((id) => user.payment_methods[id]?.source === source);
-  if (named.kinds.has(source) && !namedOfKind) return 'agreed';
+  if (named.kinds.has(source) && !namesKind(named.ids, user, source)) return 'agreed';
   if (named.original && reservation?.payment_history.some((payment) => payment.payment_id === paymentId) === true) {
     return 'agreed';
   }
@@ -326,8 +309,8 @@ const chargeOf = rememberedLast((_agreement: Agreement): { standing?: ChargeStan
 function readChargeStanding(agreement: Agreement, terms: CallTerms): ChargeStanding {
   const charge = terms.charge ?? 0;
   const amounts: number[] = [];
-  for (const texts of [agreement.replied, agreement.proposed, agreement.userSaid]) {
-    for (const text of texts) addStatedAmounts(text, terms.passengers, amounts);
+  for (const messages of [agreement.replied, agreement.proposed, agreement.userSaid]) {
+    for (const said of messages) addStatedAmounts(said, terms.passengers, amounts);
   }
   const stated = (value: number) => amounts.some((amount) => Math.abs(amount - value) < 0.01);
   const parts = terms.payments.map((payment) => payment.amount);
@@ -370,9 +353,9 @@ export function contradiction(agreement: Agreement, terms: CallTerms): string | 
     }
   }
   const proposed = [...agreement.proposed, ...agreement.replied];
-  const says = (texts: readonly string[], number: string) => {
+  const says = (messages: readonly MessageReading[], number: string) => {
     const needle = number.toLowerCase();
-    return texts.some((text) => text.includes(needle));
+    return messages.some((said) => said.text.includes(needle));
   };
   const named = terms.flightNumbers.filter((number) => says(proposed, number));
   if (named.length > 0) {

@@ -5,16 +5,23 @@ import type { Conversation, GuardContext, PolicyFinding, ToolInvoker } from 'age
 import { type CallTerms, contradiction, findAgreement, rejected, unsettled } from './agreement.ts';
 import { rememberedLast } from './last.ts';
 import { after, allOf, type Maybe } from './maybe.ts';
+import { type CancellationReason, cancellationReasons, type MessageReading, readMessage } from './reading.ts';
 import type { Cabin, FlightOnDate, FlightType, Membership, Passenger, Reservation, User } from './records.ts';
-import { lower, lowerText, rememberedBy } from './text.ts';
+import { rememberedBy } from './text.ts';
 
 /** The clock of the data: naive times are EST. Each time is parsed once (the same reservations are read again). */
 export const estTime = rememberedBy((naive: string): number => Date.parse(`${naive}-05:00`));
 
-/** The answers of the decision in progress: by tool, then by what was looked up (an id, or a flight and its date). */
-const answersOf = rememberedLast(
-  (_context: GuardContext) => new Map<string, Map<string, Map<string, Maybe<unknown>>>>(),
-);
+/** One lookup of the decision in progress and its answer. */
+interface Answer {
+  tool: string;
+  id: string;
+  date: string;
+  value: Maybe<unknown>;
+}
+
+/** The lookups of the decision in progress: a decision makes a handful, so a list is searched faster than a map. */
+const answersOf = rememberedLast((_context: GuardContext): Answer[] => []);
 
 /**
  * Runs a lookup once per decision: the runtime hands every policy of one call the same context, and the state cannot
@@ -29,22 +36,13 @@ function lookup<Value>(
   args: (id: string, date: string) => Record<string, string>,
 ): Maybe<Value | undefined> {
   const answers = answersOf(context);
-  let byId = answers.get(tool);
-  if (byId === undefined) {
-    byId = new Map();
-    answers.set(tool, byId);
+  for (const answer of answers) {
+    if (answer.id === id && answer.tool === tool && answer.date === date)
+      return answer.value as Maybe<Value | undefined>;
   }
-  let byDate = byId.get(id);
-  if (byDate === undefined) {
-    byDate = new Map();
-    byId.set(id, byDate);
-  }
-  let answer = byDate.get(date);
-  if (answer === undefined && !byDate.has(date)) {
-    answer = ask(context.invoker, tool, args(id, date));
-    byDate.set(date, answer);
-  }
-  return answer as Maybe<Value | undefined>;
+  const value = ask(context.invoker, tool, args(id, date));
+  answers.push({ tool, id, date, value });
+  return value as Maybe<Value | undefined>;
 }
 
 function ask(invoker: ToolInvoker, tool: string, args: Record<string, string>): Maybe<unknown> {
@@ -193,7 +191,7 @@ export function resolveLegs(
 /** Whether the user said `text` (case-insensitive) anywhere in the conversation. */
 export function userMentioned(context: GuardContext, text: string): boolean {
   const needle = text.toLowerCase();
-  return userSaid(context).some((said) => said.includes(needle));
+  return userSaid(context).some((said) => said.text.includes(needle));
 }
 
 /** What a confirmation must be about: words that name the action, and details of the call. */
@@ -230,7 +228,7 @@ export function unconfirmed(
         "the user's yes does not answer a request for confirmation: list the action details and ask for a yes first",
     };
   }
-  const proposal = lower(agreement.proposal);
+  const proposal = agreement.proposal.text;
   const named = details.some((detail) => detail !== '' && proposal.includes(detail.toLowerCase()));
   if (!action.test(proposal) && !named && !agreement.continuesRejected) {
     return {
@@ -266,47 +264,14 @@ export function paymentUnsettled(
   return question === undefined ? undefined : { message: question, facts: { charge: terms.charge } };
 }
 
-/** Why a cancellation may be covered by travel insurance: the user's stated reason, as the policy names them. */
-export type CancellationReason = 'change_of_plan' | 'airline_cancelled' | 'health' | 'weather' | 'other';
-
-const reasonPatterns: [CancellationReason, RegExp][] = [
-  [
-    'health',
-    /\b(sick|ill|illness|unwell|health|medical|hospital\w*|injur\w*|surgery|doctor|diagnos\w*|covid|flu|fever|pregnan\w*)\b/,
-  ],
-  ['weather', /\b(weather|storm\w*|hurricane|snow\w*|blizzard|flood\w*|tornado|typhoon|thunderstorm)\b/],
-  [
-    'airline_cancelled',
-    /\b(airline|you|your company)\b[^.!?]{0,40}\bcancel+ed\b|\bflight (was|got|has been) cancel+ed\b/,
-  ],
-  [
-    'change_of_plan',
-    /\bchange (of|in) (my |our )?plans?\b|\bplans? (have |has )?changed\b|\bno longer (need|want|going)\b|\bchanged my mind\b|\bcan(no|')t make it\b/,
-  ],
-  [
-    'other',
-    /\b(because|due to|reason|since i|as i|mistake|mistakenly|accident\w*|double[- ]book\w*|schedule|conflict|emergency|so that|in order to|no longer)\b/,
-  ],
-];
-
-const refusal =
-  /\b(no|don't have( any)?|not( going)? to (share|give)|rather not( say)?|prefer not to)( specific| particular)? reasons?\b|\brather not say\b/;
-
-const userSaidIn = rememberedLast((conversation: Conversation) =>
-  conversation.readEach(lowerText).filter((_, index) => conversation.messages[index]?.role === 'user'),
+/** What the user said, message by message; read once per decision. */
+const userReadings = rememberedLast((conversation: Conversation) =>
+  conversation.readEach(readMessage).filter((reading) => reading.role === 'user'),
 );
 
-/** What the user said, message by message, lower case; read once per decision. */
-function userSaid(context: GuardContext): readonly string[] {
-  return userSaidIn(context.conversation);
+function userSaid(context: GuardContext): readonly MessageReading[] {
+  return userReadings(context.conversation);
 }
-
-/** The reasons one message gives, as a set of the lexicon's reasons. */
-const reasonsIn = rememberedBy(
-  (said: string) => new Set(reasonPatterns.filter(([, pattern]) => pattern.test(said)).map(([reason]) => reason)),
-);
-const refuses = rememberedBy((said: string) => refusal.test(said));
-const asksReason = rememberedBy((text: string) => /\breason/i.test(text));
 
 /** The reasons for cancellation the user gave in the conversation, most specific first. */
 export function statedReasons(context: GuardContext): readonly CancellationReason[] {
@@ -314,8 +279,8 @@ export function statedReasons(context: GuardContext): readonly CancellationReaso
 }
 
 const reasonsStated = rememberedLast((context: GuardContext): readonly CancellationReason[] => {
-  const given = userSaid(context).map(reasonsIn);
-  return reasonPatterns.map(([reason]) => reason).filter((reason) => given.some((set) => set.has(reason)));
+  const said = userSaid(context);
+  return cancellationReasons.filter((reason) => said.some((reading) => reading.reasons.includes(reason)));
 });
 
 /**
@@ -323,10 +288,11 @@ const reasonsStated = rememberedLast((context: GuardContext): readonly Cancellat
  * assistant message that asked for the reason.
  */
 export function reasonGiven(context: GuardContext): boolean {
-  if (userSaid(context).some(refuses)) return false;
+  if (userSaid(context).some((reading) => reading.refusesReason)) return false;
   if (statedReasons(context).length > 0) return true;
   const messages = context.conversation.messages;
-  const asked = messages.findIndex((message) => message.role === 'assistant' && asksReason(message.text));
+  const readings = context.conversation.readEach(readMessage);
+  const asked = readings.findIndex((reading) => reading.role === 'assistant' && reading.mentionsReason);
   return (
     asked !== -1 && messages.slice(asked + 1).some((message) => message.role === 'user' && message.text.trim() !== '')
   );

@@ -58,33 +58,30 @@ function flightChangeTermsOf(
 ): CallTerms {
   const passengers = reservation?.passengers.length ?? 0;
   const changedFlights: string[] = [];
+  const flightNumbers: string[] = [];
   let charge: number | undefined;
   if (reservation !== undefined) {
-    let total = -reservation.flights.reduce((sum, flight) => sum + flight.price, 0) * passengers;
-    args.flights.forEach((flight, index) => {
+    let paid = 0;
+    for (const flight of reservation.flights) {
+      paid += flight.price;
+      flightNumbers.push(flight.flight_number);
+    }
+    let total = -paid * passengers;
+    for (let index = 0; index < args.flights.length; index++) {
+      const flight = args.flights[index] as (typeof args.flights)[number];
       if (isUnchanged(args, reservation, flight)) {
         const segment = reservation.flights.find((candidate) => candidate.flight_number === flight.flight_number);
         total += (segment?.price ?? 0) * passengers;
-        return;
+        continue;
       }
       changedFlights.push(flight.flight_number);
       const found = details[index];
       total += found?.status === 'available' ? found.prices[args.cabin] * passengers : Number.NaN;
-    });
+    }
     if (!Number.isNaN(total)) charge = total;
   }
-  return {
-    user,
-    reservation,
-    passengers,
-    charge,
-    payments: [{ id: args.payment_id }],
-    changedFlights,
-    flightNumbers: [
-      ...(reservation?.flights.map((flight) => flight.flight_number) ?? []),
-      ...args.flights.map((flight) => flight.flight_number),
-    ],
-  };
+  for (const flight of args.flights) flightNumbers.push(flight.flight_number);
+  return { user, reservation, passengers, charge, payments: [{ id: args.payment_id }], changedFlights, flightNumbers };
 }
 
 /** A bag change: 50 dollars per paid bag added. */

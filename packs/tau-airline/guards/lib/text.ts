@@ -1,8 +1,6 @@
-import type { Message } from 'agentguard';
-
 /**
- * Readings of conversation text remembered by the text itself: a conversation is read again for every call, and the
- * calls of one turn read the same words. The readings are pure, so remembering them changes no decision.
+ * Readings of text remembered by the text itself: a conversation rebuilt for every call, and the records of one
+ * reservation, hold the same words. The readings are pure, so remembering them changes no decision.
  */
 
 const limit = 2_000;
@@ -20,12 +18,3 @@ export function rememberedBy<Value>(read: (text: string) => Value): (text: strin
     return value;
   };
 }
-
-/** Lower case, with typographic apostrophes made plain. */
-export const lower = rememberedBy((text: string) => text.toLowerCase().replaceAll('’', "'"));
-
-/**
- * A message's text in lower case (see `lower`), empty for a tool result: read with `Conversation.readEach`, once per
- * message of a conversation and the conversations before it.
- */
-export const lowerText = (message: Message): string => ('text' in message ? lower(message.text) : '');

@@ -10,7 +10,8 @@ export const check: PolicyCheck<UpdateReservationFlightsArgs> = (args, context) 
     const booked = args.flights.filter((flight) => !isKept(reservation, flight) || args.cabin !== reservation.cabin);
     const details = booked.map((flight) => findFlightOnDate(context, flight.flight_number, flight.date));
     return after(allOf(details), (found) => {
-      for (const [index, flight] of booked.entries()) {
+      for (let index = 0; index < booked.length; index++) {
+        const flight = booked[index] as (typeof booked)[number];
         const problem = unbookable(
           found[index],
           flight.flight_number,

@@ -70,14 +70,22 @@ export class Conversation {
   private userTextsCache: string[] | undefined;
   private confirmationCache: { value: Confirmation | undefined } | undefined;
   private toolCallsCache: PastToolCall[] | undefined;
-  /** Per-message readings by reader, shared with the conversations `before` makes: their messages are the same. */
-  private shared: { messages: readonly Message[]; readings: Map<(message: Message) => unknown, unknown[]> };
+  /**
+   * Per-message readings by reader, and the answers and requests read so far by message index, shared with the
+   * conversations `before` makes: their messages are the same.
+   */
+  private shared: {
+    messages: readonly Message[];
+    readings: Map<(message: Message) => unknown, unknown[]>;
+    answers: ('yes' | 'no' | 'other')[];
+    asks: boolean[];
+  };
   /** This conversation's own copies of the shared readings, by reader. */
   private readonly readings = new Map<(message: Message) => unknown, readonly unknown[]>();
 
   constructor(messages: readonly Message[]) {
     this.messages = messages;
-    this.shared = { messages, readings: new Map() };
+    this.shared = { messages, readings: new Map(), answers: [], asks: [] };
   }
 
   /**
@@ -175,14 +183,24 @@ export class Conversation {
   answerAt(index: number): 'yes' | 'no' | 'other' | undefined {
     const message = this.messages[index];
     if (message?.role !== 'user') return undefined;
-    if (isAffirmative(message.text)) return 'yes';
-    return isRefusal(message.text) ? 'no' : 'other';
+    let answer = this.shared.answers[index];
+    if (answer === undefined) {
+      answer = isAffirmative(message.text) ? 'yes' : isRefusal(message.text) ? 'no' : 'other';
+      this.shared.answers[index] = answer;
+    }
+    return answer;
   }
 
   /** Whether the assistant message at `index` asks the user to confirm or choose (see `asksForConfirmation`). */
   asksAt(index: number): boolean {
     const message = this.messages[index];
-    return message?.role === 'assistant' && asksForConfirmation(message.text);
+    if (message?.role !== 'assistant') return false;
+    let asks = this.shared.asks[index];
+    if (asks === undefined) {
+      asks = asksForConfirmation(message.text);
+      this.shared.asks[index] = asks;
+    }
+    return asks;
   }
 
   /**

@@ -4,7 +4,7 @@
  */
 import type { GuardContext, PastToolCall } from 'agentguard';
 import { rememberedLast } from './last.ts';
-import { type MessageReading, nothingSaid, readMessage } from './reading.ts';
+import { type MessageReading, type MethodNumbers, nothingSaid, readMessage } from './reading.ts';
 import type { PaymentMethod, Reservation, User } from './records.ts';
 
 /** The tools that change the database: a successful call of one ends what an earlier yes covered. */
@@ -39,11 +39,21 @@ export interface Agreement {
 
 const paymentKeys = new Set(['payment_id', 'payment_methods']);
 
-/** Whether two calls' arguments are the same apart from how they pay. */
-function samePaymentApart(left: Record<string, unknown>, right: Record<string, unknown>): boolean {
-  const strip = (args: Record<string, unknown>) =>
-    JSON.stringify(Object.entries(args).filter(([key]) => !paymentKeys.has(key)));
-  return strip(left) === strip(right);
+/** A call's arguments apart from how it pays, as text. */
+const withoutPayment = (args: Record<string, unknown>) =>
+  JSON.stringify(Object.entries(args).filter(([key]) => !paymentKeys.has(key)));
+
+/** Past calls' arguments apart from how they pay, read once per call (recorded arguments never change). */
+const pastWithoutPayment = new WeakMap<Record<string, unknown>, string>();
+
+/** Whether a past call's arguments are those of the call being decided, apart from how they pay. */
+function samePaymentApart(past: Record<string, unknown>, args: Record<string, unknown>): boolean {
+  let text = pastWithoutPayment.get(past);
+  if (text === undefined) {
+    text = withoutPayment(past);
+    pastWithoutPayment.set(past, text);
+  }
+  return text === withoutPayment(args);
 }
 
 /** The agreement of the decision in progress, for the one tool a decision is about. */
@@ -107,15 +117,25 @@ function readAgreement(context: GuardContext, tool: string, args: Record<string,
   }
   const proposal = said[proposalIndex] ?? nothingSaid;
   const askedFrom = lastUser(said, yes);
-  let lastTried: PastToolCall | undefined;
-  let start = 0;
+  // The calls are read from the last one back, and only as far as the agreement needs: the calls since the yes, then
+  // the latest change before the yes that succeeded (where what was said starts to count) and the latest change tried
+  // between the previous user message and the proposal.
+  let index = calls.length - 1;
   const callsSince: PastToolCall[] = [];
-  for (const past of calls) {
-    if (past.messageIndex > last) callsSince.push(past);
-    if (past.messageIndex >= yes || !changes.has(past.call.name)) continue;
-    if (!rejected(past)) start = past.messageIndex + 1;
-    if (past.messageIndex > askedFrom && past.messageIndex < proposalIndex) lastTried = past;
+  for (; index >= 0 && (calls[index] as PastToolCall).messageIndex > last; index--) {
+    callsSince.unshift(calls[index] as PastToolCall);
   }
+  while (index >= 0 && (calls[index] as PastToolCall).messageIndex >= yes) index--;
+  let start: number | undefined;
+  let lastTried: PastToolCall | undefined;
+  for (; index >= 0; index--) {
+    const past = calls[index] as PastToolCall;
+    if (start !== undefined && (lastTried !== undefined || past.messageIndex <= askedFrom)) break;
+    if (!changes.has(past.call.name)) continue;
+    if (lastTried === undefined && past.messageIndex > askedFrom && past.messageIndex < proposalIndex) lastTried = past;
+    if (start === undefined && !rejected(past)) start = past.messageIndex + 1;
+  }
+  start ??= 0;
   const userSaid: MessageReading[] = [];
   const proposed = [proposal];
   for (let index = start; index < last; index++) {
@@ -178,10 +198,10 @@ interface NamedPayments {
 }
 
 /** The numbers that name each payment method of a user: the digits ending its id (four or more), a card's last four. */
-const numbersOfMethods = new WeakMap<User, readonly { id: string; numbers: readonly string[] }[]>();
+const numbersOfMethods = new WeakMap<User, readonly MethodNumbers[]>();
 
 /** The numbers naming `user`'s payment methods, read once per user record (records are never changed in place). */
-function methodNumbers(user: User): readonly { id: string; numbers: readonly string[] }[] {
+function methodNumbers(user: User): readonly MethodNumbers[] {
   let methods = numbersOfMethods.get(user);
   if (methods === undefined) {
     methods = Object.values(user.payment_methods).map((method) => {
@@ -195,24 +215,17 @@ function methodNumbers(user: User): readonly { id: string; numbers: readonly str
   return methods;
 }
 
-/** Adds the payment methods of `user` a message names by one of their numbers (see `methodNumbers`) to `ids`. */
-function addIdsNamed(user: User, said: MessageReading, ids: Set<string>): void {
-  if (said.numbers.length === 0) return;
-  for (const method of methodNumbers(user)) {
-    if (method.numbers.some((number) => said.numbers.includes(number))) ids.add(method.id);
-  }
-}
-
 function namedPayments(
   messages: readonly MessageReading[],
   user: User,
   reservation: Reservation | undefined,
 ): NamedPayments {
+  const methods = methodNumbers(user);
   const ids = new Set<string>();
   const kinds = new Set<PaymentMethod['source']>();
   let original = false;
   for (const said of messages) {
-    addIdsNamed(user, said, ids);
+    for (const id of said.namedMethods(methods)) ids.add(id);
     for (const kind of said.paymentKinds) kinds.add(kind);
     original ||= said.originalPayment;
   }
@@ -309,10 +322,17 @@ const chargeOf = rememberedLast((_agreement: Agreement): { standing?: ChargeStan
 function readChargeStanding(agreement: Agreement, terms: CallTerms): ChargeStanding {
   const charge = terms.charge ?? 0;
   const amounts: number[] = [];
+  const near = (amount: number, value: number) => Math.abs(amount - value) < 0.01;
   for (const messages of [agreement.replied, agreement.proposed, agreement.userSaid]) {
-    for (const said of messages) addStatedAmounts(said, terms.passengers, amounts);
+    for (const said of messages) {
+      const from = amounts.length;
+      addStatedAmounts(said, terms.passengers, amounts);
+      // The charge itself, once stated, settles it: nothing said after can change that.
+      for (let index = from; index < amounts.length; index++)
+        if (near(amounts[index] as number, charge)) return 'agreed';
+    }
   }
-  const stated = (value: number) => amounts.some((amount) => Math.abs(amount - value) < 0.01);
+  const stated = (value: number) => amounts.some((amount) => near(amount, value));
   const parts = terms.payments.map((payment) => payment.amount);
   if (stated(charge) || (parts.length > 1 && parts.every((part) => part !== undefined && stated(part))))
     return 'agreed';
@@ -353,10 +373,7 @@ export function contradiction(agreement: Agreement, terms: CallTerms): string | 
     }
   }
   const proposed = [...agreement.proposed, ...agreement.replied];
-  const says = (messages: readonly MessageReading[], number: string) => {
-    const needle = number.toLowerCase();
-    return messages.some((said) => said.text.includes(needle));
-  };
+  const says = (messages: readonly MessageReading[], number: string) => messages.some((said) => said.mentions(number));
   const named = terms.flightNumbers.filter((number) => says(proposed, number));
   if (named.length > 0) {
     const unnamed = terms.changedFlights.filter(

@@ -1,7 +1,7 @@
 /**
  * Facts the airline guards share: lookups, the bag allowance, itineraries and what the conversation establishes.
  */
-import type { Conversation, GuardContext, PolicyFinding, ToolInvoker } from 'agentguard';
+import type { GuardContext, PolicyFinding, ToolInvoker } from 'agentguard';
 import { type CallTerms, contradiction, findAgreement, rejected, unsettled } from './agreement.ts';
 import { rememberedLast } from './last.ts';
 import { after, allOf, type Maybe } from './maybe.ts';
@@ -132,12 +132,12 @@ export interface Leg {
   destination: string;
 }
 
-function chains(legs: readonly Leg[], from: string, to: string): boolean {
-  if (legs.length === 0 || legs[0]?.origin !== from || legs.at(-1)?.destination !== to) return false;
-  for (let index = 1; index < legs.length; index++) {
-    const previous = legs[index - 1];
-    const leg = legs[index];
-    if (previous === undefined || leg === undefined) return false;
+/** Whether `legs[start]` to `legs[end - 1]` connect `from` to `to`, each leg leaving where and no earlier than the last ended. */
+function chains(legs: readonly Leg[], start: number, end: number, from: string, to: string): boolean {
+  if (end <= start || legs[start]?.origin !== from || legs[end - 1]?.destination !== to) return false;
+  for (let index = start + 1; index < end; index++) {
+    const previous = legs[index - 1] as Leg;
+    const leg = legs[index] as Leg;
     if (previous.destination !== leg.origin || previous.date > leg.date) return false;
   }
   return true;
@@ -151,17 +151,15 @@ export function itineraryProblem(legs: readonly Leg[], origin: string, destinati
   const route = () =>
     legs.map((leg) => `${leg.flight_number} ${leg.origin}-${leg.destination} on ${leg.date}`).join(', ');
   if (flightType === 'one_way') {
-    return chains(legs, origin, destination)
+    return chains(legs, 0, legs.length, origin, destination)
       ? undefined
       : `the flights (${route()}) are not a one-way trip ${origin} to ${destination}`;
   }
   for (let split = 1; split < legs.length; split++) {
-    const out = legs.slice(0, split);
-    const back = legs.slice(split);
     if (
-      chains(out, origin, destination) &&
-      chains(back, destination, origin) &&
-      (out.at(-1)?.date ?? '') <= (back[0]?.date ?? '')
+      chains(legs, 0, split, origin, destination) &&
+      chains(legs, split, legs.length, destination, origin) &&
+      (legs[split - 1] as Leg).date <= (legs[split] as Leg).date
     ) {
       return undefined;
     }
@@ -190,8 +188,7 @@ export function resolveLegs(
 
 /** Whether the user said `text` (case-insensitive) anywhere in the conversation. */
 export function userMentioned(context: GuardContext, text: string): boolean {
-  const needle = text.toLowerCase();
-  return userSaid(context).some((said) => said.text.includes(needle));
+  return userSays(context, (said) => said.mentions(text));
 }
 
 /** What a confirmation must be about: words that name the action, and details of the call. */
@@ -228,9 +225,9 @@ export function unconfirmed(
         "the user's yes does not answer a request for confirmation: list the action details and ask for a yes first",
     };
   }
-  const proposal = agreement.proposal.text;
-  const named = details.some((detail) => detail !== '' && proposal.includes(detail.toLowerCase()));
-  if (!action.test(proposal) && !named && !agreement.continuesRejected) {
+  const { proposal } = agreement;
+  const named = details.some((detail) => detail !== '' && proposal.mentions(detail));
+  if (!proposal.matches(action) && !named && !agreement.continuesRejected) {
     return {
       message:
         'the message the user said yes to is not about this action: list the action details and ask for a yes first',
@@ -264,13 +261,10 @@ export function paymentUnsettled(
   return question === undefined ? undefined : { message: question, facts: { charge: terms.charge } };
 }
 
-/** What the user said, message by message; read once per decision. */
-const userReadings = rememberedLast((conversation: Conversation) =>
-  conversation.readEach(readMessage).filter((reading) => reading.role === 'user'),
-);
-
-function userSaid(context: GuardContext): readonly MessageReading[] {
-  return userReadings(context.conversation);
+/** Whether the user said something that `holds`: read message by message, no list made. */
+function userSays(context: GuardContext, holds: (said: MessageReading) => boolean): boolean {
+  for (const said of context.conversation.readEach(readMessage)) if (said.role === 'user' && holds(said)) return true;
+  return false;
 }
 
 /** The reasons for cancellation the user gave in the conversation, most specific first. */
@@ -279,8 +273,11 @@ export function statedReasons(context: GuardContext): readonly CancellationReaso
 }
 
 const reasonsStated = rememberedLast((context: GuardContext): readonly CancellationReason[] => {
-  const said = userSaid(context);
-  return cancellationReasons.filter((reason) => said.some((reading) => reading.reasons.includes(reason)));
+  const given = new Set<CancellationReason>();
+  for (const said of context.conversation.readEach(readMessage)) {
+    if (said.role === 'user') for (const reason of said.reasons) given.add(reason);
+  }
+  return cancellationReasons.filter((reason) => given.has(reason));
 });
 
 /**
@@ -288,14 +285,11 @@ const reasonsStated = rememberedLast((context: GuardContext): readonly Cancellat
  * assistant message that asked for the reason.
  */
 export function reasonGiven(context: GuardContext): boolean {
-  if (userSaid(context).some((reading) => reading.refusesReason)) return false;
+  if (userSays(context, (said) => said.refusesReason)) return false;
   if (statedReasons(context).length > 0) return true;
-  const messages = context.conversation.messages;
   const readings = context.conversation.readEach(readMessage);
   const asked = readings.findIndex((reading) => reading.role === 'assistant' && reading.mentionsReason);
-  return (
-    asked !== -1 && messages.slice(asked + 1).some((message) => message.role === 'user' && message.text.trim() !== '')
-  );
+  return asked !== -1 && readings.some((reading, index) => index > asked && reading.role === 'user' && !reading.blank);
 }
 
 /** Checks that the reservation exists and that the user gave the user id that owns it. */

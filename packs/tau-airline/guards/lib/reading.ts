@@ -10,6 +10,12 @@ import { rememberedBy } from './text.ts';
 /** Why a cancellation may be covered by travel insurance: the user's stated reason, as the policy names them. */
 export type CancellationReason = 'change_of_plan' | 'airline_cancelled' | 'health' | 'weather' | 'other';
 
+/** A payment method's id and the numbers that name it in a text (the digits ending its id, a card's last four). */
+export interface MethodNumbers {
+  id: string;
+  numbers: readonly string[];
+}
+
 /** A dollar amount a text states, and whether "each" or "per passenger" follows it. */
 export interface StatedAmount {
   amount: number;
@@ -42,8 +48,6 @@ export const cancellationReasons: readonly CancellationReason[] = reasonPatterns
 const refusal =
   /\b(no|don't have( any)?|not( going)? to (share|give)|rather not( say)?|prefer not to)( specific| particular)? reasons?\b|\brather not say\b/;
 
-const none: readonly never[] = Object.freeze([]);
-
 function amountsIn(text: string): readonly StatedAmount[] {
   const amounts: StatedAmount[] = [];
   for (const match of text.matchAll(/\$\s?(\d{1,3}(?:,\d{3})+|\d+)(\.\d{1,2})?(.{0,24})/g)) {
@@ -52,7 +56,7 @@ function amountsIn(text: string): readonly StatedAmount[] {
       each: /^\s*(each|per (passenger|person|traveller|traveler|ticket))/.test(match[3] ?? ''),
     });
   }
-  return amounts.length === 0 ? none : amounts;
+  return amounts;
 }
 
 function paymentKindsIn(text: string): readonly PaymentMethod['source'][] {
@@ -61,7 +65,7 @@ function paymentKindsIn(text: string): readonly PaymentMethod['source'][] {
   if (text.includes('certificate')) kinds.push('certificate');
   if (/credit card|\bcard (ending|on file)|\bvisa\b|mastercard|\bamex\b|american express|discover/.test(text))
     kinds.push('credit_card');
-  return kinds.length === 0 ? none : kinds;
+  return kinds;
 }
 
 /**
@@ -74,7 +78,7 @@ export class MessageReading {
   readonly #raw: string;
   #text: string | undefined;
   #blank: boolean | undefined;
-  #numbers: readonly string[] | undefined;
+  #numbers: ReadonlySet<string> | undefined;
   #paymentKinds: readonly PaymentMethod['source'][] | undefined;
   #originalPayment: boolean | undefined;
   #amounts: readonly StatedAmount[] | undefined;
@@ -82,6 +86,12 @@ export class MessageReading {
   #refusesReason: boolean | undefined;
   #mentionsReason: boolean | undefined;
   #mentionsInsurance: boolean | undefined;
+  /** What `mentions` found so far, by word. */
+  #mentioned: Map<string, boolean> | undefined;
+  /** The methods `namedMethods` was last asked about, and which of them the text names. */
+  #named: { methods: readonly MethodNumbers[]; ids: readonly string[] } | undefined;
+  /** What `matches` found so far, by pattern source. */
+  #matched: Map<string, boolean> | undefined;
 
   constructor(role: Message['role'], raw: string) {
     this.role = role;
@@ -101,9 +111,24 @@ export class MessageReading {
   }
 
   /** The whole runs of digits in the text. */
-  get numbers(): readonly string[] {
-    this.#numbers ??= this.text.match(/\d+/g) ?? none;
+  get numbers(): ReadonlySet<string> {
+    this.#numbers ??= new Set(this.text.match(/\d+/g));
     return this.#numbers;
+  }
+
+  /**
+   * The ids of the payment methods the text names by one of their numbers; kept for the last list of methods asked
+   * about (one user's, whose record is asked about again by the next decision).
+   */
+  namedMethods(methods: readonly MethodNumbers[]): readonly string[] {
+    if (this.#named?.methods === methods) return this.#named.ids;
+    const numbers = this.numbers;
+    const ids: string[] = [];
+    if (numbers.size > 0) {
+      for (const method of methods) if (method.numbers.some((number) => numbers.has(number))) ids.push(method.id);
+    }
+    this.#named = { methods, ids };
+    return ids;
   }
 
   /** The kinds of payment the text names. */
@@ -128,9 +153,8 @@ export class MessageReading {
   get reasons(): readonly CancellationReason[] {
     if (this.#reasons === undefined) {
       const text = this.text;
-      const reasons =
-        this.role === 'user' ? cancellationReasons.filter((_, index) => reasonPatterns[index]?.[1].test(text)) : none;
-      this.#reasons = reasons.length === 0 ? none : reasons;
+      this.#reasons =
+        this.role === 'user' ? cancellationReasons.filter((_, index) => reasonPatterns[index]?.[1].test(text)) : [];
     }
     return this.#reasons;
   }
@@ -145,6 +169,32 @@ export class MessageReading {
   get mentionsReason(): boolean {
     this.#mentionsReason ??= /\breason/i.test(this.#raw);
     return this.#mentionsReason;
+  }
+
+  /**
+   * Whether the text contains `word` in lower case (an id, a flight number, a name). Each word is looked for once per
+   * message: later decisions on the same conversation ask again without reading the text.
+   */
+  mentions(word: string): boolean {
+    this.#mentioned ??= new Map();
+    let found = this.#mentioned.get(word);
+    if (found === undefined) {
+      found = this.text.includes(word.toLowerCase());
+      this.#mentioned.set(word, found);
+    }
+    return found;
+  }
+
+  /** Whether `pattern` matches the lower-case text; remembered per pattern when it has no flags (a stateless test). */
+  matches(pattern: RegExp): boolean {
+    if (pattern.flags !== '') return pattern.test(this.text);
+    this.#matched ??= new Map();
+    let found = this.#matched.get(pattern.source);
+    if (found === undefined) {
+      found = pattern.test(this.text);
+      this.#matched.set(pattern.source, found);
+    }
+    return found;
   }
 
   /** Whether the text mentions travel insurance. */

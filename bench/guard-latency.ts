@@ -2,7 +2,7 @@
  * Guard latency per tool beside the bare tool call, measured side by side in one run over the 200 recorded GPT-4o
  * airline runs, Cedar's engine on the cancellation rules it can express (in passes of its own, later in the same
  * run), and replay throughput. Run: `npm run bench` (BENCH_PASSES sets the measured passes, default 5;
- * BENCH_WARMUP the passes before them, default 10, the first of which is reported as the cold pass).
+ * BENCH_WARMUP the passes before them, default 40, the first of which is reported as the cold pass).
  */
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -86,7 +86,7 @@ async function timeCedar(
  * warm-up lets the JavaScript engine finish optimising the guards, as it has in a service that has decided a few
  * thousand calls: the rarer tools' checks run only a few hundred times in ten passes.
  */
-export async function runBench(passes: number, warmup = 10): Promise<BenchResult> {
+export async function runBench(passes: number, warmup = 40): Promise<BenchResult> {
   if (warmup < 1) throw new Error('the benchmark needs at least one warm-up pass: the first pass is the cold one');
   const pack = await loadPack(root('packs/tau-airline'));
   const fresh = await environmentFor(pack.manifest.domain);
@@ -204,6 +204,6 @@ export function formatBench(result: BenchResult): string {
 
 if (import.meta.main) {
   const passes = Number(process.env.BENCH_PASSES ?? 5);
-  const warmup = Number(process.env.BENCH_WARMUP ?? 10);
+  const warmup = Number(process.env.BENCH_WARMUP ?? 40);
   process.stdout.write(`${formatBench(await runBench(passes, warmup))}\n`);
 }

@@ -2,7 +2,7 @@
  * Where a write call's guard time goes, over the 200 recorded GPT-4o airline runs: each policy's own time, and the
  * whole decision as the benchmark takes it (after the previous call's tool ran) beside the same decision made again at
  * once (the data and code it reads still in the processor's caches). Run: `node bench/policy-latency.ts`
- * (BENCH_PASSES sets the measured passes, default 5; BENCH_WARMUP the passes before them, default 10).
+ * (BENCH_PASSES sets the measured passes, default 5; BENCH_WARMUP the passes before them, default 40).
  */
 import { fileURLToPath } from 'node:url';
 import type { GuardContext } from '../src/model/guard-context.ts';
@@ -47,7 +47,7 @@ const figures = (values: readonly number[]) => {
  * Runs the breakdown: `warmup` passes, then `passes` measured passes; a call's time is its median over them. The
  * warm-up is that of `npm run bench` (see `runBench`).
  */
-export async function runPolicyLatency(passes: number, warmup = 10): Promise<PolicyLatency> {
+export async function runPolicyLatency(passes: number, warmup = 40): Promise<PolicyLatency> {
   const pack = await loadPack(root('packs/tau-airline'));
   const fresh = await environmentFor(pack.manifest.domain);
   if (fresh === undefined) throw new Error('the airline environment is missing');
@@ -132,6 +132,6 @@ export function formatPolicyLatency(result: PolicyLatency): string {
 
 if (import.meta.main) {
   const passes = Number(process.env.BENCH_PASSES ?? 5);
-  const warmup = Number(process.env.BENCH_WARMUP ?? 10);
+  const warmup = Number(process.env.BENCH_WARMUP ?? 40);
   process.stdout.write(`${formatPolicyLatency(await runPolicyLatency(passes, warmup))}\n`);
 }

@@ -121,10 +121,8 @@ function readAgreement(context: GuardContext, tool: string, args: Record<string,
   // the latest change before the yes that succeeded (where what was said starts to count) and the latest change tried
   // between the previous user message and the proposal.
   let index = calls.length - 1;
-  const callsSince: PastToolCall[] = [];
-  for (; index >= 0 && (calls[index] as PastToolCall).messageIndex > last; index--) {
-    callsSince.unshift(calls[index] as PastToolCall);
-  }
+  while (index >= 0 && (calls[index] as PastToolCall).messageIndex > last) index--;
+  const callsSince = calls.slice(index + 1);
   while (index >= 0 && (calls[index] as PastToolCall).messageIndex >= yes) index--;
   let start: number | undefined;
   let lastTried: PastToolCall | undefined;

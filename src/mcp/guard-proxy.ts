@@ -50,7 +50,8 @@ const proxyCheckTimeoutMs = 5_000;
 const closeGraceMs = 2_000;
 
 /**
- * The guard runtime of a proxy, built from its options: the one place where a proxy's runtime is made.
+ * The guard runtime of a proxy, built from its options and warmed up (`GuardRuntime.warmUp`): the one place where a
+ * proxy's runtime is made.
  *
  * @example
  * ```ts
@@ -59,7 +60,10 @@ const closeGraceMs = 2_000;
  */
 export async function proxyRuntime(options: GuardProxyOptions): Promise<GuardRuntime> {
   const packs = await Promise.all(options.packs.map((dir) => loadPack(dir)));
-  return new GuardRuntime(packs, { timeoutMs: proxyCheckTimeoutMs, ...options.runtime });
+  const runtime = new GuardRuntime(packs, { timeoutMs: proxyCheckTimeoutMs, ...options.runtime });
+  // Before the first call, so that no call pays for compiling the guard code.
+  await runtime.warmUp();
+  return runtime;
 }
 
 /** A result the agent sees in place of the tool's: an error carrying the reason. */

@@ -30,18 +30,20 @@ export function judge(testCase: TestCase, outcome: PolicyOutcome | undefined): O
   };
 }
 
-/** A lookup invoker answering from a case's recorded lookups. */
-export function caseInvoker(testCase: TestCase): ToolInvoker {
-  return {
-    async invoke(tool, args) {
-      const answer = testCase.lookups.find(
-        (lookup) => lookup.tool === tool && isDeepStrictEqual(lookup.arguments, args),
-      );
-      if (answer === undefined) throw new Error(`no answer for ${tool}(${JSON.stringify(args)}) in the test case`);
-      if (answer.error !== undefined) throw new Error(answer.error);
-      return answer.result;
-    },
+/**
+ * A lookup invoker answering from a case's recorded lookups: with promises, or also at once (`invokeNow`) when
+ * `atOnce` is set, as an in-process backend answers.
+ */
+export function caseInvoker(testCase: TestCase, { atOnce = false } = {}): ToolInvoker {
+  const answer = (tool: string, args: Record<string, unknown>) => {
+    const found = testCase.lookups.find((lookup) => lookup.tool === tool && isDeepStrictEqual(lookup.arguments, args));
+    if (found === undefined) throw new Error(`no answer for ${tool}(${JSON.stringify(args)}) in the test case`);
+    if (found.error !== undefined) throw new Error(found.error);
+    return found.result;
   };
+  const invoker: ToolInvoker = { invoke: async (tool, args) => answer(tool, args) };
+  if (atOnce) invoker.invokeNow = answer;
+  return invoker;
 }
 
 /**

@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { openAIChatMessageSchema } from '../model/openai-chat.ts';
 import { parseInput, parseJsonText } from '../model/parse-input.ts';
@@ -51,4 +52,24 @@ export type TestCase = z.output<typeof testCaseSchema>;
  */
 export async function readTestCases(file: string): Promise<TestCase[]> {
   return parseInput(z.array(testCaseSchema), parseJsonText(await readFile(file, 'utf8'), file), file);
+}
+
+/**
+ * The test cases a pack ships (`tests/*.cases.json`), file by file in name order; none when it has no tests folder.
+ *
+ * @example
+ * ```ts
+ * for (const { name, cases } of await packTestFiles('packs/tau-airline')) console.log(name, cases.length);
+ * ```
+ */
+export async function packTestFiles(dir: string): Promise<{ name: string; cases: TestCase[] }[]> {
+  const testsDir = join(dir, 'tests');
+  let names: string[];
+  try {
+    names = (await readdir(testsDir)).filter((name) => name.endsWith('.cases.json')).sort();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  return Promise.all(names.map(async (name) => ({ name, cases: await readTestCases(join(testsDir, name)) })));
 }

@@ -5,6 +5,8 @@ import type { GuardContext } from '../model/guard-context.ts';
 import type { FixturePolicy } from '../pack/fixture-pack.ts';
 import { writeFixturePack } from '../pack/fixture-pack.ts';
 import { loadPack } from '../pack/load-pack.ts';
+import { packTestFiles } from '../pack/test-case.ts';
+import { packagePath } from '../package-root.ts';
 import { guardContext, mockInvoker } from '../testing/index.ts';
 import { executorFor } from './executor.ts';
 import { feedbackFor } from './feedback.ts';
@@ -299,6 +301,40 @@ describe('unreviewed guard code runs in a worker', () => {
       assert.equal(verdict.decision, 'deny');
       assert.equal(verdict.violations[0]?.fault, 'timeout');
       assert.equal((await runtime.check(call(1), context())).decision, 'allow');
+    } finally {
+      await runtime.close();
+    }
+  });
+});
+
+describe('warmUp', () => {
+  it('decides every shipped test case of a reviewed pack, audits none, and changes no later verdict', async () => {
+    const pack = await loadPack(packagePath('packs/tau-airline'));
+    const cases = (await packTestFiles(pack.dir)).reduce((sum, file) => sum + file.cases.length, 0);
+    const audited: unknown[] = [];
+    const runtime = new GuardRuntime([pack], { audit: { append: (record) => audited.push(record) } });
+    const unconfirmed = {
+      id: 'c1',
+      name: 'cancel_reservation',
+      arguments: { reservation_id: 'ZFA04Y' },
+    };
+    const context = (): GuardContext => guardContext({ invoker: mockInvoker({}) });
+    const before = await new GuardRuntime([pack]).check(unconfirmed, context());
+    const report = await runtime.warmUp();
+    assert.ok(cases > 50);
+    assert.equal(report.cases, cases);
+    assert.equal(audited.length, 0);
+    const after = await runtime.check(unconfirmed, context());
+    assert.deepEqual(
+      { ...after, diagnostics: { ...after.diagnostics, durationUs: 0 } },
+      { ...before, diagnostics: { ...before.diagnostics, durationUs: 0 } },
+    );
+    assert.equal(audited.length, 1);
+  });
+  it('leaves out unreviewed packs, whose code runs in a worker', async () => {
+    const runtime = await runtimeFor([limit], {}, { reviewed: false });
+    try {
+      assert.equal((await runtime.warmUp()).cases, 0);
     } finally {
       await runtime.close();
     }

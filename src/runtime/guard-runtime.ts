@@ -2,9 +2,12 @@ import { type AuditSink, auditRecord, type PackFingerprint } from '../audit/audi
 import { packFingerprint } from '../audit/pack-fingerprint.ts';
 import { AgentGuardError } from '../errors.ts';
 import type { GuardContext, ToolInvoker } from '../model/guard-context.ts';
+import { fromOpenAIChat } from '../model/openai-chat.ts';
 import type { ToolCall } from '../model/tool-call.ts';
 import type { Decision, Diagnostics, FaultKind, Verdict, Violation } from '../model/verdict.ts';
 import type { GuardPack, LoadedPolicy, LoadedTool } from '../pack/load-pack.ts';
+import { caseInvoker } from '../pack/run-cases.ts';
+import { packTestFiles } from '../pack/test-case.ts';
 import { executorFor, type GuardExecutor } from './executor.ts';
 import type { PolicyOutcome } from './policy-check.ts';
 
@@ -81,6 +84,7 @@ export class GuardRuntime {
   private readonly executors: GuardExecutor[] = [];
   private readonly options: Required<Omit<RuntimeOptions, 'audit'>>;
   private readonly audit: { sink: AuditSink; packs: readonly PackFingerprint[] } | undefined;
+  private readonly packs: readonly GuardPack[];
   /** The read-only view handed out last. */
   private lastView: { invoker: ToolInvoker; lookups: ReadonlySet<string>; view: ToolInvoker } | undefined;
 
@@ -92,6 +96,7 @@ export class GuardRuntime {
       timeoutMs: options.timeoutMs ?? 100,
       shadow: options.shadow ?? false,
     };
+    this.packs = packs;
     this.audit = options.audit && { sink: options.audit, packs: packs.map(packFingerprint) };
     for (const pack of packs) {
       const executor = executorFor(pack);
@@ -125,6 +130,44 @@ export class GuardRuntime {
 
   /** Decides one tool call in its context. */
   async check(call: ToolCall, context: GuardContext): Promise<Verdict> {
+    const verdict = await this.decide(call, context);
+    if (this.audit !== undefined) {
+      this.audit.sink.append(auditRecord(call, context.conversation, context.now, verdict, this.audit.packs));
+    }
+    return verdict;
+  }
+
+  /**
+   * Decides every test case the loaded reviewed packs ship (`tests/*.cases.json`) twice, with lookups answered at once
+   * and with promised ones; the verdicts are dropped and nothing is audited. A service calls it before it takes calls,
+   * so that the first calls it decides find the guard code compiled instead of paying for that themselves. Unreviewed
+   * packs are left out: their code runs in a worker, which this does not reach.
+   *
+   * @example
+   * ```ts
+   * const { cases, ms } = await runtime.warmUp();
+   * ```
+   */
+  async warmUp(): Promise<{ cases: number; ms: number }> {
+    const started = performance.now();
+    let cases = 0;
+    for (const pack of this.packs) {
+      if (!pack.manifest.reviewed) continue;
+      for (const testCase of (await packTestFiles(pack.dir)).flatMap((file) => file.cases)) {
+        const call = { id: 'warm-up', name: testCase.tool, arguments: testCase.arguments };
+        const conversation = fromOpenAIChat(testCase.conversation, `test case of ${testCase.policy}`);
+        const now = new Date(testCase.now ?? pack.manifest.clock ?? Date.now());
+        for (const atOnce of [true, false]) {
+          await this.decide(call, { conversation, now, invoker: caseInvoker(testCase, { atOnce }) });
+        }
+        cases++;
+      }
+    }
+    return { cases, ms: Math.round(performance.now() - started) };
+  }
+
+  /** Decides one tool call: the verdict `check` returns, not yet audited. */
+  private async decide(call: ToolCall, context: GuardContext): Promise<Verdict> {
     const started = performance.now();
     const violations: Violation[] = [];
     const errors: { policy: string; fault: FaultKind; message: string }[] = [];
@@ -135,7 +178,7 @@ export class GuardRuntime {
           runtimeViolation('unknown_tool', `no guard pack knows the tool \`${call.name}\``, this.options.unknownTool),
         );
       }
-      return this.verdict(call, context, violations, { policies: [], errors, durationUs: 0 }, started);
+      return this.verdict(call, violations, { policies: [], errors, durationUs: 0 }, started);
     }
     const problems = route.tool.validate(call.arguments);
     if (problems.length > 0 && this.options.invalidArguments !== 'allow') {
@@ -146,7 +189,7 @@ export class GuardRuntime {
           this.options.invalidArguments,
         ),
       );
-      return this.verdict(call, context, violations, { policies: [], errors, durationUs: 0 }, started);
+      return this.verdict(call, violations, { policies: [], errors, durationUs: 0 }, started);
     }
     const enforced = route.enforced;
     // Copies: a verdict is the caller's to keep or change.
@@ -162,7 +205,7 @@ export class GuardRuntime {
       const outcomes = evaluating instanceof Promise ? await evaluating : evaluating;
       for (const outcome of outcomes) this.record(route, outcome, violations, errors);
     }
-    return this.verdict(call, context, violations, { policies: enforced.slice(), errors, durationUs: 0 }, started);
+    return this.verdict(call, violations, { policies: enforced.slice(), errors, durationUs: 0 }, started);
   }
 
   private record(
@@ -195,17 +238,11 @@ export class GuardRuntime {
     violations.push(violation);
   }
 
-  private verdict(
-    call: ToolCall,
-    context: GuardContext,
-    violations: Violation[],
-    diagnostics: Diagnostics,
-    started: number,
-  ): Verdict {
+  private verdict(call: ToolCall, violations: Violation[], diagnostics: Diagnostics, started: number): Verdict {
     let evaluated: Decision = 'allow';
     for (const violation of violations) if (rank[violation.effect] > rank[evaluated]) evaluated = violation.effect;
     diagnostics.durationUs = Math.round((performance.now() - started) * 1000);
-    const verdict: Verdict = {
+    return {
       decision: this.options.shadow ? 'allow' : evaluated,
       evaluated,
       tool: call.name,
@@ -213,10 +250,6 @@ export class GuardRuntime {
       violations,
       diagnostics,
     };
-    if (this.audit !== undefined) {
-      this.audit.sink.append(auditRecord(call, context.conversation, context.now, verdict, this.audit.packs));
-    }
-    return verdict;
   }
 
   /**

@@ -49,8 +49,9 @@ function problemFor(error: unknown): { status: number; body: Problem } {
 /**
  * The HTTP decision service on Fastify: `POST /v1/check` decides one tool call and answers the verdict as
  * `agentguard check` prints it; `GET /healthz`; `GET /openapi.json`. Bad input gets 400 naming every problem by its
- * JSON path, oversized bodies 413; no request can stop the process. Keeps no state between requests. Closing the
- * instance stops the runtime (not the audit log, which the caller owns).
+ * JSON path, oversized bodies 413; no request can stop the process. Keeps no state between requests. The packs are
+ * warmed up (`GuardRuntime.warmUp`) before it answers. Closing the instance stops the runtime (not the audit log,
+ * which the caller owns).
  *
  * @example
  * ```ts
@@ -63,6 +64,8 @@ export async function createService(options: ServiceOptions): Promise<FastifyIns
     options.packs,
     options.audit === undefined ? { ...options.runtime } : { ...options.runtime, audit: options.audit },
   );
+  // Before the first request, so that no request pays for compiling the guard code.
+  await runtime.warmUp();
   const clock = options.clock ?? (() => new Date());
   const audit = options.audit;
   const requestTimeout = options.requestTimeoutMs ?? 30_000;

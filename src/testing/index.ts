@@ -11,8 +11,6 @@
  * });
  * ```
  */
-import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Conversation, type Message } from '../model/conversation.ts';
 
@@ -23,7 +21,7 @@ import type { GuardContext, ToolInvoker } from '../model/guard-context.ts';
 import type { ToolCall } from '../model/tool-call.ts';
 import { loadPack } from '../pack/load-pack.ts';
 import { runCases } from '../pack/run-cases.ts';
-import { readTestCases } from '../pack/test-case.ts';
+import { packTestFiles } from '../pack/test-case.ts';
 
 /** A lookup invoker that answers with the given functions and records every call. */
 export interface MockInvoker extends ToolInvoker {
@@ -92,11 +90,8 @@ export function guardContext(
  */
 export async function packTests(dir: string): Promise<void> {
   const pack = await loadPack(dir);
-  const testsDir = join(dir, 'tests');
-  const files = (await readdir(testsDir)).filter((name) => name.endsWith('.cases.json')).sort();
-  for (const name of files) {
-    const file = join(testsDir, name);
-    const results = await runCases(pack, await readTestCases(file));
+  for (const { name, cases } of await packTestFiles(dir)) {
+    const results = await runCases(pack, cases);
     describe(name.replace('.cases.json', ''), () => {
       for (const result of results) {
         const { policy, kind, example } = result.testCase;

@@ -11,6 +11,8 @@ it('the latency benchmark measures every tool beside its bare call', async () =>
   assert.ok(result.replay.callsPerSecond > 0);
   assert.equal(result.cedar.calls, 69);
   assert.ok(result.cedar.p50 > 0 && result.cold.p50 > 0);
+  assert.ok(result.coldAfterWarmUp.cases > 50 && result.coldAfterWarmUp.p50 > 0);
+  assert.equal(result.coldAfterWarmUp.calls, result.cold.calls);
   assert.equal(result.cedar.agreeing, result.cedar.calls);
-  assert.match(formatBench(result), /guard p50[\s\S]*cedar: cancel, 3 rules/);
+  assert.match(formatBench(result), /guard p50[\s\S]*cedar: cancel, 3 rules[\s\S]*after warmUp\(\)/);
 });

@@ -9,6 +9,7 @@ import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Conversation } from '../src/model/conversation.ts';
+import type { GuardContext } from '../src/model/guard-context.ts';
 import type { ToolCall } from '../src/model/tool-call.ts';
 import { loadPack } from '../src/pack/load-pack.ts';
 import { type Environment, type EnvironmentFactory, environmentFor } from '../src/replay/environment.ts';
@@ -60,9 +61,13 @@ async function airlineReplay() {
   return { pack, fresh, runs, writes };
 }
 
-/** A call of a replayed run, where it stands: the run's conversation, the call's message and the run's environment. */
+/**
+ * A call of a replayed run, where it stands: its guard context (the conversation before it, shared with the run's
+ * other calls as a replay shares it), the run's conversation, the call's message and the run's environment.
+ */
 interface ReplayedCall {
   call: ToolCall;
+  context: GuardContext;
   conversation: Conversation;
   messageIndex: number;
   environment: Environment;
@@ -77,7 +82,12 @@ async function replayPass(
   for (const run of runs) {
     const environment = fresh();
     for (const { call, messageIndex } of run.conversation.toolCalls()) {
-      await visit({ call, conversation: run.conversation, messageIndex, environment });
+      const context = {
+        conversation: run.conversation.before(messageIndex),
+        invoker: environment.invoker,
+        now: environment.now,
+      };
+      await visit({ call, context, conversation: run.conversation, messageIndex, environment });
     }
   }
 }
@@ -137,12 +147,7 @@ export async function coldPassAfterWarmUp(): Promise<ColdPass> {
   const runtime = new GuardRuntime([pack]);
   const { cases, ms } = await runtime.warmUp();
   const times: number[] = [];
-  await replayPass(runs, fresh, async ({ call, conversation, messageIndex, environment }) => {
-    const context = {
-      conversation: conversation.before(messageIndex),
-      invoker: environment.invoker,
-      now: environment.now,
-    };
+  await replayPass(runs, fresh, async ({ call, context, environment }) => {
     const t0 = process.hrtime.bigint();
     await runtime.check(call, context);
     if (writes.has(call.name)) times.push(micros(t0, process.hrtime.bigint()));
@@ -183,12 +188,7 @@ export async function runBench(passes: number, warmup = 40): Promise<BenchResult
   for (let pass = 0; pass < warmup + passes; pass++) {
     const started = performance.now();
     let index = 0;
-    await replayPass(runs, fresh, async ({ call, conversation, messageIndex, environment }) => {
-      const context = {
-        conversation: conversation.before(messageIndex),
-        invoker: environment.invoker,
-        now: environment.now,
-      };
+    await replayPass(runs, fresh, async ({ call, context, environment }) => {
       const t0 = process.hrtime.bigint();
       const verdict = await runtime.check(call, context);
       const t1 = process.hrtime.bigint();

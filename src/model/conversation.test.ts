@@ -153,4 +153,24 @@ describe('readEach', () => {
     assert.deepEqual(first.readEach(upper), ['CANCEL ZFA04Y.']);
     assert.deepEqual(read, messages);
   });
+  it('keeps every reader apart when several take turns on one conversation', () => {
+    const conversation = new Conversation([
+      { role: 'user', text: 'Cancel ZFA04Y.' },
+      { role: 'assistant', text: 'Shall I?', toolCalls: [] },
+    ]).before(2);
+    const calls = { length: 0, role: 0 };
+    const length = (message: Message) => {
+      calls.length++;
+      return message.role === 'tool' ? 0 : message.text.length;
+    };
+    const role = (message: Message) => {
+      calls.role++;
+      return message.role;
+    };
+    for (let turn = 0; turn < 3; turn++) {
+      assert.deepEqual(conversation.readEach(length), [14, 8]);
+      assert.deepEqual(conversation.readEach(role), ['user', 'assistant']);
+    }
+    assert.deepEqual(calls, { length: 2, role: 2 });
+  });
 });

@@ -54,6 +54,17 @@ export interface Confirmation {
 }
 
 /**
+ * Per-message readings by reader, and the answers and requests read so far by message index, shared by a conversation
+ * and the conversations `before` makes from it: their messages are the same.
+ */
+interface Shared {
+  messages: readonly Message[];
+  readings: Map<(message: Message) => unknown, unknown[]>;
+  answers: ('yes' | 'no' | 'other')[];
+  asks: boolean[];
+}
+
+/**
  * The typed conversation before a tool call, oldest message first, with the questions guards ask of it.
  *
  * @example
@@ -70,18 +81,12 @@ export class Conversation {
   private userTextsCache: string[] | undefined;
   private confirmationCache: { value: Confirmation | undefined } | undefined;
   private toolCallsCache: PastToolCall[] | undefined;
-  /**
-   * Per-message readings by reader, and the answers and requests read so far by message index, shared with the
-   * conversations `before` makes: their messages are the same.
-   */
-  private shared: {
-    messages: readonly Message[];
-    readings: Map<(message: Message) => unknown, unknown[]>;
-    answers: ('yes' | 'no' | 'other')[];
-    asks: boolean[];
-  };
-  /** This conversation's own copies of the shared readings, by reader. */
-  private readonly readings = new Map<(message: Message) => unknown, readonly unknown[]>();
+  /** What this conversation shares with the conversations `before` makes (see `Shared`). */
+  private shared: Shared;
+  /** The reader asked for last and this conversation's copy of its readings: most callers use one reader. */
+  private lastReading: { read: (message: Message) => unknown; values: readonly unknown[] } | undefined;
+  /** This conversation's own copies of the shared readings of the other readers, by reader. */
+  private readings: Map<(message: Message) => unknown, readonly unknown[]> | undefined;
 
   constructor(messages: readonly Message[]) {
     this.messages = messages;
@@ -114,7 +119,9 @@ export class Conversation {
    * ```
    */
   readEach<Value>(read: (message: Message) => Value): readonly Value[] {
-    let own = this.readings.get(read);
+    const last = this.lastReading;
+    if (last?.read === read) return last.values as readonly Value[];
+    let own = this.readings?.get(read);
     if (own === undefined) {
       let all = this.shared.readings.get(read);
       if (all === undefined) {
@@ -125,8 +132,12 @@ export class Conversation {
       for (let index = all.length; index < count; index++) all.push(read(this.shared.messages[index] as Message));
       // Only the conversation with every shared message may keep the shared list itself: it never grows past it.
       own = count === this.shared.messages.length ? all : all.slice(0, count);
-      this.readings.set(read, own);
     }
+    if (last !== undefined) {
+      this.readings ??= new Map();
+      this.readings.set(last.read, last.values);
+    }
+    this.lastReading = { read, values: own };
     return own as readonly Value[];
   }
 

@@ -32,40 +32,62 @@ export async function loadAirlineData(dir = airlineDataDir): Promise<Readonly<Ai
   return deepFreeze({ flights, reservations, users } as AirlineData);
 }
 
+/** The shared data as maps, and the flights as a list: made once per loaded data, shared by every database over it. */
+interface Indexed {
+  users: ReadonlyMap<string, Readonly<User>>;
+  reservations: ReadonlyMap<string, Readonly<Reservation>>;
+  flights: ReadonlyMap<string, Readonly<Flight>>;
+  flightList: readonly Readonly<Flight>[];
+}
+
+const indexes = new WeakMap<Readonly<AirlineData>, Indexed>();
+
+function indexed(base: Readonly<AirlineData>): Indexed {
+  let index = indexes.get(base);
+  if (index === undefined) {
+    index = {
+      users: new Map(Object.entries(base.users)),
+      reservations: new Map(Object.entries(base.reservations)),
+      flights: new Map(Object.entries(base.flights)),
+      flightList: Object.values(base.flights),
+    };
+    indexes.set(base, index);
+  }
+  return index;
+}
+
 /**
  * The airline database as one run sees it: the shared frozen data plus this run's own changes. Every record is
  * frozen; a change stores a changed copy, so a fresh database costs nothing, runs never see each other's changes, and
  * readers (guards among them) can be handed records without copying.
  */
 export class AirlineDatabase {
-  private readonly base: Readonly<AirlineData>;
+  private readonly base: Indexed;
   private readonly users = new Map<string, User>();
   private readonly reservations = new Map<string, Reservation>();
 
   constructor(base: Readonly<AirlineData>) {
-    this.base = base;
+    this.base = indexed(base);
   }
 
   /** A user as stored now (read-only for callers), or undefined. */
   user(id: string): Readonly<User> | undefined {
-    return this.users.get(id) ?? (Object.hasOwn(this.base.users, id) ? this.base.users[id] : undefined);
+    return this.users.get(id) ?? this.base.users.get(id);
   }
 
   /** A reservation as stored now (read-only for callers), or undefined. */
   reservation(id: string): Readonly<Reservation> | undefined {
-    return (
-      this.reservations.get(id) ?? (Object.hasOwn(this.base.reservations, id) ? this.base.reservations[id] : undefined)
-    );
+    return this.reservations.get(id) ?? this.base.reservations.get(id);
   }
 
   /** A flight (flights never change in tau-bench v1), or undefined. */
   flight(number: string): Readonly<Flight> | undefined {
-    return Object.hasOwn(this.base.flights, number) ? this.base.flights[number] : undefined;
+    return this.base.flights.get(number);
   }
 
   /** Every flight. */
   flights(): Iterable<Readonly<Flight>> {
-    return Object.values(this.base.flights);
+    return this.base.flightList;
   }
 
   /**

@@ -84,7 +84,7 @@ export function evaluateChecks(
 ): PolicyOutcome[] | Promise<PolicyOutcome[]> {
   const outcomes: PolicyOutcome[] = new Array(checks.length);
   let pending: { index: number; result: Promise<unknown> }[] | undefined;
-  // Milliseconds are enough against a budget in milliseconds, and `Date.now` costs a fraction of `performance.now`.
+  // Milliseconds are enough against a budget in milliseconds.
   const begun = Date.now();
   for (let index = 0; index < checks.length; index++) {
     const { policy, check, missingReason } = checks[index] as CheckToRun;

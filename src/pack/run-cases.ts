@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { ToolInvoker } from '../model/guard-context.ts';
+import type { GuardContext, ToolInvoker } from '../model/guard-context.ts';
 import { fromOpenAIChat } from '../model/openai-chat.ts';
+import type { ToolCall } from '../model/tool-call.ts';
 import { executorFor, type GuardExecutor } from '../runtime/executor.ts';
 import type { PolicyOutcome } from '../runtime/policy-check.ts';
 import type { GuardPack } from './load-pack.ts';
@@ -47,6 +48,31 @@ export function caseInvoker(testCase: TestCase, { atOnce = false } = {}): ToolIn
 }
 
 /**
+ * A test case as a call to decide, in its context: the case's conversation, its clock (else the pack's, else now) and
+ * its recorded lookups (see `caseInvoker`).
+ *
+ * @example
+ * ```ts
+ * const { call, context } = caseCall(pack, testCase);
+ * ```
+ */
+export function caseCall(
+  pack: GuardPack,
+  testCase: TestCase,
+  { atOnce = false } = {},
+): { call: ToolCall; context: GuardContext } {
+  const now = testCase.now ?? pack.manifest.clock;
+  return {
+    call: { id: 'case', name: testCase.tool, arguments: testCase.arguments },
+    context: {
+      conversation: fromOpenAIChat(testCase.conversation, `case of ${testCase.policy}`),
+      invoker: caseInvoker(testCase, { atOnce }),
+      now: now === undefined ? new Date() : new Date(now),
+    },
+  };
+}
+
+/**
  * Runs test cases against a pack, each policy in isolation, where the pack's code runs (in-process when reviewed,
  * else in a worker).
  *
@@ -69,13 +95,7 @@ export async function runCases(pack: GuardPack, cases: readonly TestCase[], time
         });
         continue;
       }
-      const now = testCase.now ?? pack.manifest.clock;
-      const context = {
-        conversation: fromOpenAIChat(testCase.conversation, `case of ${testCase.policy}`),
-        invoker: caseInvoker(testCase),
-        now: now === undefined ? new Date() : new Date(now),
-      };
-      const call = { id: 'case', name: testCase.tool, arguments: testCase.arguments };
+      const { call, context } = caseCall(pack, testCase);
       const [outcome] = await executor.evaluate(tool, [testCase.policy], call, context, timeoutMs);
       results.push({ testCase, ...judge(testCase, outcome) });
     }

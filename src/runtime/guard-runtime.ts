@@ -2,11 +2,10 @@ import { type AuditSink, auditRecord, type PackFingerprint } from '../audit/audi
 import { packFingerprint } from '../audit/pack-fingerprint.ts';
 import { AgentGuardError } from '../errors.ts';
 import type { GuardContext, ToolInvoker } from '../model/guard-context.ts';
-import { fromOpenAIChat } from '../model/openai-chat.ts';
 import type { ToolCall } from '../model/tool-call.ts';
 import type { Decision, Diagnostics, FaultKind, Verdict, Violation } from '../model/verdict.ts';
 import type { GuardPack, LoadedPolicy, LoadedTool } from '../pack/load-pack.ts';
-import { caseInvoker } from '../pack/run-cases.ts';
+import { caseCall } from '../pack/run-cases.ts';
 import { packTestFiles } from '../pack/test-case.ts';
 import { executorFor, type GuardExecutor } from './executor.ts';
 import type { PolicyOutcome } from './policy-check.ts';
@@ -154,11 +153,9 @@ export class GuardRuntime {
     for (const pack of this.packs) {
       if (!pack.manifest.reviewed) continue;
       for (const testCase of (await packTestFiles(pack.dir)).flatMap((file) => file.cases)) {
-        const call = { id: 'warm-up', name: testCase.tool, arguments: testCase.arguments };
-        const conversation = fromOpenAIChat(testCase.conversation, `test case of ${testCase.policy}`);
-        const now = new Date(testCase.now ?? pack.manifest.clock ?? Date.now());
         for (const atOnce of [true, false]) {
-          await this.decide(call, { conversation, now, invoker: caseInvoker(testCase, { atOnce }) });
+          const { call, context } = caseCall(pack, testCase, { atOnce });
+          await this.decide(call, context);
         }
         cases++;
       }

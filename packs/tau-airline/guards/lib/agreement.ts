@@ -83,7 +83,7 @@ export function findAgreement(
 function readAgreement(context: GuardContext, tool: string, args: Record<string, unknown>): Agreement | undefined {
   const { conversation } = context;
   const said = conversation.readEach(readMessage);
-  const last = lastUser(said, said.length);
+  const last = conversation.lastUserIndex();
   if (last === -1) return undefined;
   const calls = conversation.toolCalls();
   let yes = last;

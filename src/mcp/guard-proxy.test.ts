@@ -234,6 +234,53 @@ describe('agentguard mcp arguments', { timeout: 60_000 }, () => {
 });
 
 describe('agentguard mcp --audit', { timeout: 120_000 }, () => {
+  it("records what became of each ask: the person's answer and whether the call then ran", async () => {
+    const work = await mkdtemp(join(tmpdir(), 'agentguard-mcp-audit-'));
+    const folder = join(work, 'project');
+    const log = join(work, 'audit.db');
+    await mkdir(folder);
+    await writeFile(join(folder, 'notes.txt'), 'original\n');
+    const answers: ElicitResult[] = [
+      { action: 'accept', content: { approve: true } },
+      { action: 'decline' },
+      { action: 'cancel' },
+    ];
+    try {
+      const proxy = await throughProxy(
+        ['--audit', log, ...overFilesystem(folder)],
+        () => answers.shift() ?? { action: 'decline' },
+      );
+      for (const content of ['first\n', 'second\n', 'third\n']) {
+        await call(proxy.client, 'write_file', { path: 'notes.txt', content });
+      }
+      await proxy.client.close();
+      assert.equal(await readFile(join(folder, 'notes.txt'), 'utf8'), 'first\n');
+      const outcomes = () =>
+        spawnSync(process.execPath, [cli, 'audit', 'export', log, '--format', 'jsonl'], { encoding: 'utf8' })
+          .stdout.trim()
+          .split('\n')
+          .filter((line) => line !== '')
+          .map((line) => (JSON.parse(line) as { record: { kind?: string; outcome?: unknown; ask?: unknown } }).record)
+          .filter((record) => record.kind === 'ask_outcome');
+      let records = outcomes();
+      for (let tries = 0; records.length < 3 && tries < 50; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        records = outcomes();
+      }
+      assert.deepEqual(
+        records.map((record) => record.outcome),
+        [
+          { answer: 'approved', ran: true },
+          { answer: 'declined', ran: false },
+          { answer: 'cancelled', ran: false },
+        ],
+      );
+      assert.ok(records.every((record) => record.ask !== null));
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
+  });
+
   it('appends the verdict of every call it decides, refused ones included, in a chain that verifies', async () => {
     const work = await mkdtemp(join(tmpdir(), 'agentguard-mcp-audit-'));
     const folder = join(work, 'project');

@@ -233,7 +233,12 @@ export class GuardProxy {
         relatedRequestId: request.requestId,
         signal: request.signal,
       });
-      if (!answer.approved) return refusal(`${feedbackFor(verdict)}\n${answer.reason}`);
+      if (!answer.approved) {
+        this.runtime.settleAsk(call, { answer: answer.answer, ran: false });
+        return refusal(`${feedbackFor(verdict)}\n${answer.reason}`);
+      }
+      // Approved: the call is forwarded next, so it ran (whatever the upstream then answers).
+      this.runtime.settleAsk(call, { answer: 'approved', ran: true });
     }
     let result: CallToolResult;
     try {

@@ -68,6 +68,10 @@ const mapOptions = (command: Command) =>
       '--read-only <names>',
       'comma-separated read-only lookup tools (default: from the file, else from tool names)',
     )
+    .option(
+      '--guard-read-only <names>',
+      'comma-separated read-only tools that policies cover too (tools returning what a policy keeps from the agent)',
+    )
     .option('--rounds <n>', 'reflection rounds looking for missed policies', '2')
     .option('--votes <n>', 'relevance votes per policy', '3')
     .option('--toolguard', "also write the specs in IBM ToolGuard's JSON, under toolguard/")

@@ -222,6 +222,10 @@ program
     new Option('--unknown-tool <decision>', 'decision for tools no pack knows').choices(['allow', 'deny', 'ask']),
   )
   .option('--ask-timeout <seconds>', 'how long a person has to approve a call', '300')
+  .option(
+    '--same-disk',
+    "the proxy sees the upstream's disk (it runs beside the server): guards learn where a path really points from it",
+  )
   .option('--audit <target>', 'append every verdict to this audit log: a SQLite file or a postgres:// URL')
   .action(mcpCommand);
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -10,6 +10,7 @@ describe('realPathOf', () => {
   before(async () => {
     root = await realpath(await mkdtemp(join(tmpdir(), 'agentguard-real-path-')));
     await writeFile(join(root, '.env'), 'API_KEY=1\n');
+    await link(join(root, '.env'), join(root, 'hard.txt'));
     await symlink('.env', join(root, 'innocent.txt'));
     await mkdir(join(root, 'config'));
     await symlink('config', join(root, 'settings'));
@@ -22,15 +23,21 @@ describe('realPathOf', () => {
       realPath: join(root, '.env'),
       exists: true,
       isDirectory: false,
+      hardLinks: 2,
     });
   });
 
   it('resolves `.`, `..` and trailing separators, and says a directory is one', async () => {
-    assert.deepEqual(await realPathOf(`${root}/src/../settings/.//`), {
-      realPath: join(root, 'config'),
-      exists: true,
-      isDirectory: true,
-    });
+    const found = await realPathOf(`${root}/src/../settings/.//`);
+    assert.deepEqual(
+      { ...found, hardLinks: undefined },
+      {
+        realPath: join(root, 'config'),
+        exists: true,
+        isDirectory: true,
+        hardLinks: undefined,
+      },
+    );
   });
 
   it('resolves a path that does not exist through its deepest existing folder', async () => {
@@ -38,6 +45,7 @@ describe('realPathOf', () => {
       realPath: join(root, 'config', 'new', '.env'),
       exists: false,
       isDirectory: false,
+      hardLinks: 0,
     });
   });
 

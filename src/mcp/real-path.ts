@@ -9,6 +9,8 @@ export interface RealPath {
   realPath: string;
   exists: boolean;
   isDirectory: boolean;
+  /** The names the file has (hard links); 0 for a path that does not exist. More than one: its name may deceive. */
+  hardLinks: number;
 }
 
 /**
@@ -21,7 +23,7 @@ export interface RealPath {
 export const realPathTool = {
   name: 'agentguard_real_path',
   description:
-    "Where a path on the filesystem server's disk really points, with symbolic links followed; answered by the agentguard proxy from its own view of the disk when it runs beside the server. A path that does not exist resolves through its deepest existing folder.",
+    "Where a path on the filesystem server's disk really points, with symbolic links followed; answered by the agentguard proxy from its own view of the disk when it runs beside the server. A path that does not exist resolves through its deepest existing folder. hardLinks counts the names a file has.",
   inputSchema: {
     type: 'object',
     properties: { path: { type: 'string', description: 'an absolute path, or one under `~`' } },
@@ -33,8 +35,9 @@ export const realPathTool = {
       realPath: { type: 'string' },
       exists: { type: 'boolean' },
       isDirectory: { type: 'boolean' },
+      hardLinks: { type: 'integer' },
     },
-    required: ['realPath', 'exists', 'isDirectory'],
+    required: ['realPath', 'exists', 'isDirectory', 'hardLinks'],
     additionalProperties: false,
   },
   annotations: { readOnlyHint: true, openWorldHint: false },
@@ -45,7 +48,8 @@ const missing = (error: unknown) => ['ENOENT', 'ENOTDIR'].includes((error as Nod
 async function follow(path: string): Promise<RealPath> {
   try {
     const realPath = await realpath(path);
-    return { realPath, exists: true, isDirectory: (await stat(realPath)).isDirectory() };
+    const stats = await stat(realPath);
+    return { realPath, exists: true, isDirectory: stats.isDirectory(), hardLinks: stats.nlink };
   } catch (error) {
     if (!missing(error)) throw error;
     const link = await lstat(path).then(
@@ -56,7 +60,7 @@ async function follow(path: string): Promise<RealPath> {
     const parent = dirname(path);
     if (parent === path) throw error;
     const above = await follow(parent);
-    return { realPath: join(above.realPath, basename(path)), exists: false, isDirectory: false };
+    return { realPath: join(above.realPath, basename(path)), exists: false, isDirectory: false, hardLinks: 0 };
   }
 }
 
@@ -66,7 +70,7 @@ async function follow(path: string): Promise<RealPath> {
  *
  * @example
  * ```ts
- * await realPathOf('/home/me/project/innocent.txt'); // { realPath: '/home/me/project/.env', exists: true, isDirectory: false }
+ * await realPathOf('/home/me/project/innocent.txt'); // { realPath: '/home/me/project/.env', exists: true, … }
  * ```
  */
 export async function realPathOf(path: string): Promise<RealPath> {

@@ -91,6 +91,8 @@ for (const [label, extra] of [
       const asked = proxy.elicitations.length;
       await refused('write_file', { path: 'innocent.txt', content: 'stolen\n' }, /an environment file/);
       assert.equal(proxy.elicitations.length, asked);
+      // The server moves what a link points to: moving `innocent.txt` would move `.env`.
+      await refused('move_file', { source: 'innocent.txt', destination: 'moved.txt' }, /an environment file/);
       await unchanged();
     });
 

@@ -147,29 +147,35 @@ const secretsGlob = `**/{${[
   `*${anyCase('.key')}`,
 ].join(',')}}`;
 
-/**
- * An existing file's twin among the secrets files of the allowed directories: one whose size, times and permissions
- * (`get_file_info`) are the same, as those of a link and its target are. Undefined when none is.
- */
-async function secretsTwin(path: string, info: string, context: GuardContext): Promise<string | undefined> {
-  for (const directory of await allowedDirectories(context)) {
-    const found = textOf(await context.invoker.invoke('search_files', { path: directory, pattern: secretsGlob }));
-    for (const candidate of found.split('\n').map((line) => line.trim())) {
-      if (!candidate.startsWith('/') || secretsKind(candidate) === undefined) continue;
-      const other = await context.invoker.invoke('get_file_info', { path: candidate }).then(textOf, () => undefined);
-      if (other === info && candidate !== path) return candidate;
+/** The secrets files of the allowed directories, each with its `get_file_info`: searched once per check. */
+type SecretsFiles = () => Promise<[path: string, info: string | undefined][]>;
+
+function secretsFiles(context: GuardContext): SecretsFiles {
+  let found: Promise<[string, string | undefined][]> | undefined;
+  const search = async () => {
+    const files: [string, string | undefined][] = [];
+    for (const directory of await allowedDirectories(context)) {
+      const answer = textOf(await context.invoker.invoke('search_files', { path: directory, pattern: secretsGlob }));
+      for (const path of answer.split('\n').map((line) => line.trim())) {
+        if (!path.startsWith('/') || secretsKind(path) === undefined) continue;
+        files.push([path, await context.invoker.invoke('get_file_info', { path }).then(textOf, () => undefined)]);
+      }
     }
-  }
-  return undefined;
+    return files;
+  };
+  return () => {
+    found ??= search();
+    return found;
+  };
 }
 
 /**
  * Where `path` really points. From the proxy's view of the disk when it has one; otherwise from the server: a path
  * `get_file_info` does not find is not an existing file (the server creates it under its own name, or refuses), and
- * an existing one is compared with the secrets files of the allowed directories (`secretsTwin`), as is a file the
+ * an existing one is compared with the secrets files of the allowed directories (`secretsFiles`), as is a file the
  * proxy finds to have several names (hard links).
  */
-async function target(path: string, context: GuardContext): Promise<Target> {
+async function target(path: string, context: GuardContext, secrets: SecretsFiles): Promise<Target> {
   try {
     const absolute = homePath(path) ? path : canonicalPath(path, await allowedDirectories(context));
     const answer = await context.invoker.invoke(realPathLookup, { path: absolute });
@@ -196,7 +202,8 @@ async function target(path: string, context: GuardContext): Promise<Target> {
   }
   const isDirectory = /^isDirectory: true$/m.test(info);
   try {
-    const twin = await secretsTwin(path, info, context);
+    // A link has its target's size, times and permissions: a file that shares none of theirs is no link to one.
+    const twin = (await secrets()).find(([other, otherInfo]) => otherInfo === info && other !== path)?.[0];
     return twin === undefined
       ? { known: false, exists: true, isDirectory }
       : { known: false, exists: true, isDirectory, twin };
@@ -220,14 +227,15 @@ function secretsIn(tree: unknown, prefix: string): string[] {
  * really points when it is a link, and, with `contents`, by the secrets files a directory holds (a move takes them
  * along). Refuses a path whose target cannot be told.
  */
-export async function secretsReason(
+async function secretsReason(
   path: string,
   context: GuardContext,
-  options: { contents?: boolean } = {},
+  secrets: SecretsFiles,
+  options: { contents?: boolean },
 ): Promise<string | undefined> {
   const named = secretsKind(path);
   if (named !== undefined) return `\`${path}\` is ${named}`;
-  const real = await target(path, context);
+  const real = await target(path, context, secrets);
   const kind = real.known ? secretsKind(real.path) : undefined;
   if (real.known && kind !== undefined) return `\`${path}\` really points to \`${real.path}\`, ${kind}`;
   if (!real.known && real.twin !== undefined) {
@@ -254,8 +262,9 @@ export async function secretsFinding(
   options: { contents?: boolean } = {},
 ): Promise<{ message: string } | undefined> {
   const reasons: string[] = [];
+  const secrets = secretsFiles(context);
   for (const path of paths) {
-    const reason = await secretsReason(path, context, options);
+    const reason = await secretsReason(path, context, secrets, options);
     if (reason !== undefined) reasons.push(reason);
   }
   return reasons.length === 0 ? undefined : { message: `${reasons.join('; ')}; ${rule}` };

@@ -246,7 +246,7 @@ async function secretsReason(
   }
   if (options.contents === true && real.exists && real.isDirectory) {
     const tree = JSON.parse(textOf(await context.invoker.invoke('directory_tree', { path }))) as unknown;
-    const held = secretsIn(tree, path.replace(/\/+$/, ''));
+    const held = secretsIn(tree, path.replace(/(\/\.?)+$/, ''));
     if (held.length > 0) {
       return `\`${path}\` is a directory holding secrets files (${held.map((file) => `\`${file}\``).join(', ')})`;
     }

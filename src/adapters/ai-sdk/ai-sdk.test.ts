@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { generateText, type ModelMessage, stepCountIs, streamText } from 'ai';
 import type { MockLanguageModelV4 } from 'ai/test';
+import type { AskOutcome } from '../../audit/audit-record.ts';
 import type { ToolCall } from '../../model/tool-call.ts';
 import type { Verdict } from '../../model/verdict.ts';
 import { GuardRuntime } from '../../runtime/guard-runtime.ts';
@@ -32,10 +33,10 @@ async function setUp(options: { ask?: string[]; shadow?: boolean; lookupsFromToo
     shadow: options.shadow ?? false,
   });
   const airline = await freshAirline();
-  const verdicts: { verdict: Verdict; call: ToolCall }[] = [];
+  const verdicts: { verdict: Verdict; call: ToolCall; outcome?: AskOutcome }[] = [];
   const adapterOptions: AdapterOptions = {
     now: () => airline.now,
-    onVerdict: (verdict, call) => verdicts.push({ verdict, call }),
+    onVerdict: (verdict, call, outcome) => verdicts.push({ verdict, call, ...(outcome ? { outcome } : {}) }),
     ...(options.lookupsFromTools ? {} : { invoker: airline.invoker }),
   };
   return { runtime, airline, verdicts, adapterOptions };
@@ -122,7 +123,7 @@ describe('agentguard/ai-sdk', () => {
       const request = paused.content.find((part) => part.type === 'tool-approval-request');
       assert.ok(request, 'expected an approval request');
       assert.deepEqual(airline.ran, []);
-      assert.equal(verdicts.at(-1)?.verdict.decision, 'ask');
+      assert.equal(verdicts.length, 0, 'an ask is reported once answered');
       const resumed = await generateText({
         model: model([{ text: approved ? 'Cancelled.' : 'Not cancelled.' }]),
         messages: [
@@ -139,6 +140,10 @@ describe('agentguard/ai-sdk', () => {
         approved ? [{ tool: 'cancel_reservation', args: { reservation_id: notCancellable.reservationId } }] : [],
       );
       assert.equal(await airline.status(notCancellable.reservationId), approved ? 'cancelled' : 'active');
+      assert.deepEqual(
+        verdicts.map(({ verdict, call, outcome }) => [call.id, verdict.decision, outcome]),
+        approved ? [['c1', 'ask', { answer: 'approved', ran: true }]] : [],
+      );
     });
   }
 

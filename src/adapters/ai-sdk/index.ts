@@ -93,8 +93,8 @@ function guardTool(guard: CallGuard, lookups: ToolInvoker, name: string, tool: A
     execute: async (input: unknown, executeOptions: { toolCallId: string; messages: ModelMessage[] }) => {
       const call = toolCall(name, input, executeOptions.toolCallId);
       const verdict = await guard.decide(call, fromModelMessages(executeOptions.messages, call.id), lookups);
-      const approved = approvedByPerson(executeOptions.messages, call.id);
-      return guard.settle(verdict, approved, async () => execute(input as never, executeOptions as never));
+      const answer = approvedByPerson(executeOptions.messages, call.id) ? 'approved' : undefined;
+      return guard.settle(call, verdict, answer, async () => execute(input as never, executeOptions as never));
     },
   } as AnyTool;
 }

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { Command, MemorySaver } from '@langchain/langgraph';
 import { createAgent, type HITLRequest, type HITLResponse } from 'langchain';
+import type { AskOutcome } from '../../audit/audit-record.ts';
 import type { ToolCall } from '../../model/tool-call.ts';
 import type { Verdict } from '../../model/verdict.ts';
 import { GuardRuntime } from '../../runtime/guard-runtime.ts';
@@ -35,12 +36,12 @@ async function setUp(options: { ask?: string[]; shadow?: boolean; onDeny?: 'thro
     shadow: options.shadow ?? false,
   });
   const airline = await freshAirline();
-  const verdicts: { verdict: Verdict; call: ToolCall }[] = [];
+  const verdicts: { verdict: Verdict; call: ToolCall; outcome?: AskOutcome }[] = [];
   const tools = airlineTools(airline, ['get_reservation_details', 'cancel_reservation']);
   const guardOptions: LangChainGuardOptions = {
     tools,
     now: () => airline.now,
-    onVerdict: (verdict, call) => verdicts.push({ verdict, call }),
+    onVerdict: (verdict, call, outcome) => verdicts.push({ verdict, call, ...(outcome ? { outcome } : {}) }),
     ...(options.lookupsFromTools ? {} : { invoker: airline.invoker }),
     ...(options.onDeny ? { onDeny: options.onDeny } : {}),
   };
@@ -131,7 +132,7 @@ describe('agentguard/langchain', () => {
       assert.equal(request?.actionRequests[0]?.name, 'cancel_reservation');
       assert.match(request?.actionRequests[0]?.description ?? '', /cancel\.eligibility/);
       assert.deepEqual(airline.ran, []);
-      assert.equal(verdicts.at(-1)?.verdict.decision, 'ask');
+      assert.equal(verdicts.length, 0, 'an ask is reported once answered');
       const resume: HITLResponse = {
         decisions: [approved ? { type: 'approve' } : { type: 'reject', message: 'The supervisor said no.' }],
       };
@@ -143,6 +144,12 @@ describe('agentguard/langchain', () => {
       );
       assert.equal(await airline.status(notCancellable.reservationId), approved ? 'cancelled' : 'active');
       if (!approved) assert.equal(toolMessageSeen(model, 1, 'c1'), 'The supervisor said no.');
+      assert.deepEqual(
+        verdicts.map(({ verdict, call, outcome }) => [call.id, verdict.decision, outcome]),
+        approved
+          ? [['c1', 'ask', { answer: 'approved', ran: true }]]
+          : [['c1', 'ask', { answer: 'declined', ran: false }]],
+      );
     });
   }
 

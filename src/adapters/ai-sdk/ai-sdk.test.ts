@@ -10,11 +10,7 @@ import { GuardDeniedError } from '../../runtime/guard-tool.ts';
 import { airlinePack, cancellable, cancellationRequest, freshAirline, notCancellable } from '../airline-fixture.ts';
 import type { AdapterOptions } from '../guard-call.ts';
 import { guardTools } from './index.ts';
-import { airlineTools, scriptedLanguageModel as model } from './test-doubles.ts';
-
-function messages(lines: ReturnType<typeof cancellationRequest>): ModelMessage[] {
-  return lines.map((line) => ({ role: line.role, content: line.text }));
-}
+import { airlineTools, scriptedLanguageModel as model, modelMessages } from './test-doubles.ts';
 
 /** The text of every tool result the model was shown in a call, by tool call id. */
 function toolResultsSeen(mock: MockLanguageModelV4, call: number): Map<string, string> {
@@ -60,7 +56,9 @@ describe('agentguard/ai-sdk', () => {
     ]);
     const result = await generateText({
       model: mock,
-      messages: messages(cancellationRequest(notCancellable.reservationId, notCancellable.userId, { confirmed: true })),
+      messages: modelMessages(
+        cancellationRequest(notCancellable.reservationId, notCancellable.userId, { confirmed: true }),
+      ),
       tools: guardTools(
         runtime,
         airlineTools(airline, ['get_reservation_details', 'cancel_reservation']),
@@ -84,7 +82,7 @@ describe('agentguard/ai-sdk', () => {
     const { runtime, airline, verdicts, adapterOptions } = await setUp();
     const result = streamText({
       model: model([{ calls: [cancel('c1', cancellable.reservationId)] }, { text: 'Cancelled.' }]),
-      messages: messages(cancellationRequest(cancellable.reservationId, cancellable.userId, { confirmed: true })),
+      messages: modelMessages(cancellationRequest(cancellable.reservationId, cancellable.userId, { confirmed: true })),
       tools: guardTools(
         runtime,
         airlineTools(airline, ['get_reservation_details', 'cancel_reservation']),
@@ -111,7 +109,7 @@ describe('agentguard/ai-sdk', () => {
         airlineTools(airline, ['get_reservation_details', 'cancel_reservation']),
         adapterOptions,
       );
-      const opening = messages(
+      const opening = modelMessages(
         cancellationRequest(notCancellable.reservationId, notCancellable.userId, { confirmed: true }),
       );
       const paused = await generateText({
@@ -152,7 +150,9 @@ describe('agentguard/ai-sdk', () => {
     const mock = model([{ calls: [cancel('c1', notCancellable.reservationId)] }, { text: 'Not cancelled.' }]);
     await generateText({
       model: mock,
-      messages: messages(cancellationRequest(notCancellable.reservationId, notCancellable.userId, { confirmed: true })),
+      messages: modelMessages(
+        cancellationRequest(notCancellable.reservationId, notCancellable.userId, { confirmed: true }),
+      ),
       tools: guardTools(
         runtime,
         airlineTools(airline, ['get_reservation_details', 'cancel_reservation']),
@@ -172,7 +172,7 @@ describe('agentguard/ai-sdk', () => {
       airlineTools(airline, ['get_reservation_details', 'cancel_reservation']),
       adapterOptions,
     );
-    const opening = messages(
+    const opening = modelMessages(
       cancellationRequest(notCancellable.reservationId, notCancellable.userId, { confirmed: true }),
     );
     const paused = await generateText({
@@ -216,7 +216,7 @@ describe('agentguard/ai-sdk', () => {
         { calls: [{ id: 'c1', name: 'cancel_booking', args: { booking: cancellable.reservationId } }] },
         { text: 'Cancelled.' },
       ]),
-      messages: messages(cancellationRequest(cancellable.reservationId, cancellable.userId, { confirmed: true })),
+      messages: modelMessages(cancellationRequest(cancellable.reservationId, cancellable.userId, { confirmed: true })),
       tools: guardTools(
         runtime,
         airlineTools(airline, ['get_reservation_details', 'cancel_reservation']),
@@ -245,7 +245,9 @@ describe('agentguard/ai-sdk', () => {
     const { runtime, airline, verdicts, adapterOptions } = await setUp({ shadow: true });
     await generateText({
       model: model([{ calls: [cancel('c1', notCancellable.reservationId)] }, { text: 'Cancelled.' }]),
-      messages: messages(cancellationRequest(notCancellable.reservationId, notCancellable.userId, { confirmed: true })),
+      messages: modelMessages(
+        cancellationRequest(notCancellable.reservationId, notCancellable.userId, { confirmed: true }),
+      ),
       tools: guardTools(
         runtime,
         airlineTools(airline, ['get_reservation_details', 'cancel_reservation']),
@@ -265,7 +267,7 @@ describe('agentguard/ai-sdk', () => {
     const { runtime, airline, adapterOptions } = await setUp({ lookupsFromTools: true });
     const result = await generateText({
       model: model([{ calls: [cancel('c1', cancellable.reservationId)] }]),
-      messages: messages(cancellationRequest(cancellable.reservationId, cancellable.userId, { confirmed: false })),
+      messages: modelMessages(cancellationRequest(cancellable.reservationId, cancellable.userId, { confirmed: false })),
       tools: guardTools(runtime, airlineTools(airline, ['get_reservation_details', 'cancel_reservation']), {
         ...adapterOptions,
         onDeny: 'throw',

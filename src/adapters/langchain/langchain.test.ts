@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
+import { ToolMessage } from '@langchain/core/messages';
 import { Command, MemorySaver } from '@langchain/langgraph';
 import { createAgent, type HITLRequest, type HITLResponse } from 'langchain';
 import type { AskOutcome } from '../../audit/audit-record.ts';
@@ -8,20 +8,9 @@ import type { ToolCall } from '../../model/tool-call.ts';
 import type { Verdict } from '../../model/verdict.ts';
 import { GuardRuntime } from '../../runtime/guard-runtime.ts';
 import { GuardDeniedError } from '../../runtime/guard-tool.ts';
-import {
-  airlinePack,
-  cancellable,
-  cancellationRequest,
-  freshAirline,
-  type Line,
-  notCancellable,
-} from '../airline-fixture.ts';
+import { airlinePack, cancellable, cancellationRequest, freshAirline, notCancellable } from '../airline-fixture.ts';
 import { guardMiddleware, type LangChainGuardOptions } from './index.ts';
-import { airlineTools, ScriptedChatModel } from './test-doubles.ts';
-
-function messages(lines: Line[]): BaseMessage[] {
-  return lines.map((line) => (line.role === 'user' ? new HumanMessage(line.text) : new AIMessage(line.text)));
-}
+import { airlineTools, langChainMessages, ScriptedChatModel } from './test-doubles.ts';
 
 /** The content of the tool message for that call id in what the model received on a call. */
 function toolMessageSeen(model: ScriptedChatModel, call: number, callId: string): string {
@@ -75,7 +64,7 @@ describe('agentguard/langchain', () => {
     ]);
     const state = await agentFor(model).invoke(
       {
-        messages: messages(
+        messages: langChainMessages(
           cancellationRequest(notCancellable.reservationId, notCancellable.userId, { confirmed: true }),
         ),
       },
@@ -97,7 +86,11 @@ describe('agentguard/langchain', () => {
     const { airline, verdicts, agentFor } = await setUp({ lookupsFromTools: true });
     const model = new ScriptedChatModel([{ calls: [cancel('c1', cancellable.reservationId)] }, { text: 'Cancelled.' }]);
     await agentFor(model).invoke(
-      { messages: messages(cancellationRequest(cancellable.reservationId, cancellable.userId, { confirmed: true })) },
+      {
+        messages: langChainMessages(
+          cancellationRequest(cancellable.reservationId, cancellable.userId, { confirmed: true }),
+        ),
+      },
       thread('allow'),
     );
     const cancels = airline.ran.filter((entry) => entry.tool === 'cancel_reservation');
@@ -122,7 +115,7 @@ describe('agentguard/langchain', () => {
       const config = thread(`ask-${approved}`);
       const paused = await agent.invoke(
         {
-          messages: messages(
+          messages: langChainMessages(
             cancellationRequest(notCancellable.reservationId, notCancellable.userId, { confirmed: true }),
           ),
         },
@@ -160,7 +153,7 @@ describe('agentguard/langchain', () => {
     const config = thread('edit');
     await agent.invoke(
       {
-        messages: messages(
+        messages: langChainMessages(
           cancellationRequest(notCancellable.reservationId, notCancellable.userId, { confirmed: true }),
         ),
       },
@@ -189,7 +182,7 @@ describe('agentguard/langchain', () => {
       new ScriptedChatModel([{ calls: [cancel('c1', notCancellable.reservationId)] }, { text: 'Done.' }]),
     ).invoke(
       {
-        messages: messages(
+        messages: langChainMessages(
           cancellationRequest(notCancellable.reservationId, notCancellable.userId, { confirmed: true }),
         ),
       },
@@ -208,7 +201,9 @@ describe('agentguard/langchain', () => {
     await assert.rejects(
       agentFor(new ScriptedChatModel([{ calls: [cancel('c1', cancellable.reservationId)] }, { text: 'Done.' }])).invoke(
         {
-          messages: messages(cancellationRequest(cancellable.reservationId, cancellable.userId, { confirmed: false })),
+          messages: langChainMessages(
+            cancellationRequest(cancellable.reservationId, cancellable.userId, { confirmed: false }),
+          ),
         },
         thread('throw'),
       ),

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
   Agent,
-  type AgentInputItem,
   type Model,
   type ModelRequest,
   RunContext,
@@ -16,27 +15,12 @@ import type { ToolCall } from '../../model/tool-call.ts';
 import type { Verdict } from '../../model/verdict.ts';
 import { GuardRuntime } from '../../runtime/guard-runtime.ts';
 import { GuardDeniedError } from '../../runtime/guard-tool.ts';
-import {
-  airlinePack,
-  cancellable,
-  cancellationRequest,
-  freshAirline,
-  type Line,
-  notCancellable,
-} from '../airline-fixture.ts';
+import { airlinePack, cancellable, cancellationRequest, freshAirline, notCancellable } from '../airline-fixture.ts';
 import type { AdapterOptions } from '../guard-call.ts';
 import { guardAgentTools } from './index.ts';
-import { airlineTools, ScriptedAgentModel } from './test-doubles.ts';
+import { agentItems, airlineTools, ScriptedAgentModel } from './test-doubles.ts';
 
 setTracingDisabled(true);
-
-function items(lines: Line[]): AgentInputItem[] {
-  return lines.map((line) =>
-    line.role === 'user'
-      ? { role: 'user', content: line.text }
-      : { role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: line.text }] },
-  );
-}
 
 /** The output of the function call of that id, as the model was given it in a request. */
 function outputSeen(request: ModelRequest | undefined, callId: string): string {
@@ -86,7 +70,7 @@ describe('agentguard/openai-agents', () => {
     ]);
     const result = await guard.run(
       agentFor(model),
-      items(cancellationRequest(notCancellable.reservationId, notCancellable.userId, { confirmed: true })),
+      agentItems(cancellationRequest(notCancellable.reservationId, notCancellable.userId, { confirmed: true })),
     );
     assert.equal(result.finalOutput, 'I cannot cancel it.');
     assert.deepEqual(airline.ran, []);
@@ -106,7 +90,7 @@ describe('agentguard/openai-agents', () => {
     ]);
     const result = await guard.run(
       agentFor(model),
-      items(cancellationRequest(cancellable.reservationId, cancellable.userId, { confirmed: true })),
+      agentItems(cancellationRequest(cancellable.reservationId, cancellable.userId, { confirmed: true })),
     );
     assert.equal(result.finalOutput, 'Cancelled.');
     assert.deepEqual(
@@ -133,7 +117,7 @@ describe('agentguard/openai-agents', () => {
         );
         const paused = await guard.run(
           agent,
-          items(cancellationRequest(notCancellable.reservationId, notCancellable.userId, { confirmed: true })),
+          agentItems(cancellationRequest(notCancellable.reservationId, notCancellable.userId, { confirmed: true })),
         );
         assert.equal(paused.interruptions.length, 1);
         assert.deepEqual(airline.ran, []);
@@ -167,7 +151,7 @@ describe('agentguard/openai-agents', () => {
     const { airline, verdicts, guard, agentFor } = await setUp({ shadow: true });
     await guard.run(
       agentFor(new ScriptedAgentModel([{ calls: [cancel('c1', notCancellable.reservationId)] }, { text: 'Done.' }])),
-      items(cancellationRequest(notCancellable.reservationId, notCancellable.userId, { confirmed: true })),
+      agentItems(cancellationRequest(notCancellable.reservationId, notCancellable.userId, { confirmed: true })),
     );
     assert.deepEqual(
       airline.ran.map((entry) => entry.tool),
@@ -182,7 +166,7 @@ describe('agentguard/openai-agents', () => {
     await assert.rejects(
       guard.run(
         agentFor(new ScriptedAgentModel([{ calls: [cancel('c1', cancellable.reservationId)] }, { text: 'Done.' }])),
-        items(cancellationRequest(cancellable.reservationId, cancellable.userId, { confirmed: false })),
+        agentItems(cancellationRequest(cancellable.reservationId, cancellable.userId, { confirmed: false })),
       ),
       (error: unknown) => {
         const denied = error instanceof ToolCallError ? error.error : undefined;
@@ -197,7 +181,7 @@ describe('agentguard/openai-agents', () => {
     await assert.rejects(
       run(
         agentFor(new ScriptedAgentModel([{ calls: [cancel('c1', cancellable.reservationId)] }, { text: 'Done.' }])),
-        items(cancellationRequest(cancellable.reservationId, cancellable.userId, { confirmed: true })),
+        agentItems(cancellationRequest(cancellable.reservationId, cancellable.userId, { confirmed: true })),
       ),
       /run the agent with `run` from guardAgentTools/,
     );
@@ -210,7 +194,7 @@ describe('agentguard/openai-agents', () => {
     let filtered = 0;
     await guard.run(
       agentFor(model),
-      items(cancellationRequest(cancellable.reservationId, cancellable.userId, { confirmed: true })),
+      agentItems(cancellationRequest(cancellable.reservationId, cancellable.userId, { confirmed: true })),
       {
         callModelInputFilter: ({ modelData }) => {
           filtered += 1;

@@ -1,5 +1,6 @@
 /** Test doubles for the OpenAI Agents adapter: a scripted model and the airline's tools as function tools. */
 import {
+  type AgentInputItem,
   type AgentOutputItem,
   type Model,
   type ModelRequest,
@@ -8,7 +9,7 @@ import {
   tool,
   Usage,
 } from '@openai/agents';
-import type { Airline } from '../airline-fixture.ts';
+import type { Airline, Line } from '../airline-fixture.ts';
 import type { ScriptedStep } from '../scripted-step.ts';
 
 /**
@@ -74,5 +75,21 @@ export function airlineTools(airline: Airline, names: readonly string[]) {
       strict: false,
       execute: async (args: unknown) => airline.run(spec.name, args as Record<string, unknown>),
     }),
+  );
+}
+
+/**
+ * Lines of a conversation as OpenAI Agents input items.
+ *
+ * @example
+ * ```ts
+ * const input = agentItems(cancellationRequest('VYAAQN', 'evelyn_khan_9070', { confirmed: true }));
+ * ```
+ */
+export function agentItems(lines: readonly Line[]): AgentInputItem[] {
+  return lines.map((line) =>
+    line.role === 'user'
+      ? { role: 'user', content: line.text }
+      : { role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: line.text }] },
   );
 }

@@ -9,7 +9,7 @@ import { GuardRuntime } from '../../runtime/guard-runtime.ts';
 import { GuardDeniedError } from '../../runtime/guard-tool.ts';
 import { airlinePack, cancellable, cancellationRequest, freshAirline, notCancellable } from '../airline-fixture.ts';
 import type { AdapterOptions } from '../guard-call.ts';
-import { guardTools } from './index.ts';
+import { guardedToolApproval, guardTools } from './index.ts';
 import { airlineTools, scriptedLanguageModel as model, modelMessages } from './test-doubles.ts';
 
 /** The text of every tool result the model was shown in a call, by tool call id. */
@@ -144,6 +144,48 @@ describe('agentguard/ai-sdk', () => {
       );
     });
   }
+
+  it('gives the approval request the reason through guardedToolApproval, and runs the call once approved', async () => {
+    const { runtime, airline, verdicts, adapterOptions } = await setUp({ ask: ['cancel.eligibility'] });
+    const tools = guardTools(
+      runtime,
+      airlineTools(airline, ['get_reservation_details', 'cancel_reservation']),
+      adapterOptions,
+    );
+    const opening = modelMessages(
+      cancellationRequest(notCancellable.reservationId, notCancellable.userId, { confirmed: true }),
+    );
+    const toolApproval = guardedToolApproval(tools);
+    const paused = await generateText({
+      model: model([{ calls: [cancel('c1', notCancellable.reservationId)] }]),
+      messages: opening,
+      tools,
+      toolApproval,
+      stopWhen: stepCountIs(5),
+    });
+    const request = paused.content.find((part) => part.type === 'tool-approval-request');
+    assert.ok(request, 'expected an approval request');
+    assert.match(request.reason ?? '', /needs a person's approval[\s\S]*cancel\.eligibility/);
+    await generateText({
+      model: model([{ text: 'Cancelled.' }]),
+      messages: [
+        ...opening,
+        ...paused.response.messages,
+        { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: request.approvalId, approved: true }] },
+      ],
+      tools,
+      toolApproval,
+      stopWhen: stepCountIs(5),
+    });
+    assert.deepEqual(airline.ran, [
+      { tool: 'cancel_reservation', args: { reservation_id: notCancellable.reservationId } },
+    ]);
+    assert.deepEqual(
+      verdicts.map(({ verdict, call, outcome }) => [call.id, verdict.decision, outcome]),
+      [['c1', 'ask', { answer: 'approved', ran: true }]],
+    );
+    assert.throws(() => guardedToolApproval({}), /returned by `guardTools`/);
+  });
 
   it('does not let an approval the AI SDK settled on its own run an ask', async () => {
     const { runtime, airline, adapterOptions } = await setUp({ ask: ['cancel.eligibility'] });

@@ -149,7 +149,7 @@ const scenarios: Record<string, Scenario> = {
             await schedule.turn(run);
             return response;
           },
-          getStreamedResponse: () => scripted.getStreamedResponse(),
+          getStreamedResponse: (request: ModelRequest) => scripted.getStreamedResponse(request),
         };
         const agent = new Agent({ name: 'Airline agent', instructions: 'Help.', model, tools: guard.tools });
         try {

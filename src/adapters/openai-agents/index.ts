@@ -19,6 +19,7 @@ import {
   type FunctionTool,
   type NonStreamRunOptions,
   RunContext,
+  type Runner,
   type RunResult,
   RunState,
   type RunToolApprovalItem,
@@ -77,6 +78,8 @@ export interface GuardedAgentTools<AgentTool extends Tool> {
    * runs in a run not started here refuses the call with an error that says so.
    */
   run: GuardedRun;
+  /** `run` on a `Runner` of yours; a `callModelInputFilter` in its config runs as a run's own would. */
+  runWith(runner: Runner): GuardedRun;
   /**
    * Why an interrupted call of a state waits for approval: the feedback of the `ask` verdict (the policies and what
    * they require), decided anew from the state's items when the state was restored from a string; undefined for an
@@ -214,54 +217,72 @@ export function guardAgentTools<AgentTool extends Tool>(
     }
   };
 
-  const run = (async (
-    agent: AnyAgent,
-    input: string | AgentInputItem[] | RunState<unknown, AnyAgent>,
-    runOptions: NonStreamRunOptions<unknown> | StreamRunOptions<unknown> = {},
-  ) => {
-    const resumed = input instanceof RunState ? input : undefined;
-    const runContext =
-      resumed?._context ??
-      (runOptions.context instanceof RunContext ? runOptions.context : new RunContext(runOptions.context));
-    if (live.has(runContext)) {
-      throw new AgentGuardError(
-        'invalid_input',
-        'the run context is already in a run: give each run its own (pass your services as `context`, not a `RunContext` two runs share)',
-      );
-    }
-    const record: RunRecord = runs.get(runContext) ?? { items: [], asks: new Map() };
-    if (resumed !== undefined) record.items = resumed.history;
-    runs.set(runContext, record);
-    if (resumed !== undefined) await settleRejected(resumed);
-    const own = runOptions.callModelInputFilter;
-    const callModelInputFilter: CallModelInputFilter = (args) => {
-      record.items = args.modelData.input;
-      return own === undefined ? args.modelData : own(args);
-    };
-    if (own?.preserveInputIdentity !== undefined)
-      callModelInputFilter.preserveInputIdentity = own.preserveInputIdentity;
-    live.add(runContext);
-    const settled = () => {
-      live.delete(runContext);
-    };
-    try {
-      const result = await runAgent(agent, input, {
-        ...runOptions,
-        context: runContext,
-        callModelInputFilter,
-      } as never);
-      if (result instanceof StreamedRunResult) result.completed.then(settled, settled);
-      else settled();
-      return result;
-    } catch (error) {
-      settled();
-      throw error;
-    }
-  }) as GuardedRun;
+  const runOn = (
+    start: (
+      agent: AnyAgent,
+      input: string | AgentInputItem[] | RunState<unknown, AnyAgent>,
+      options: never,
+    ) => Promise<RunResult<unknown, AnyAgent> | StreamedRunResult<unknown, AnyAgent>>,
+    configured: CallModelInputFilter | undefined,
+  ) =>
+    (async (
+      agent: AnyAgent,
+      input: string | AgentInputItem[] | RunState<unknown, AnyAgent>,
+      runOptions: NonStreamRunOptions<unknown> | StreamRunOptions<unknown> = {},
+    ) => {
+      const resumed = input instanceof RunState ? input : undefined;
+      const runContext =
+        resumed?._context ??
+        (runOptions.context instanceof RunContext ? runOptions.context : new RunContext(runOptions.context));
+      if (live.has(runContext)) {
+        throw new AgentGuardError(
+          'invalid_input',
+          'the run context is already in a run: give each run its own (pass your services as `context`, not a `RunContext` two runs share)',
+        );
+      }
+      live.add(runContext);
+      const settled = () => {
+        live.delete(runContext);
+      };
+      try {
+        const record: RunRecord = runs.get(runContext) ?? { items: [], asks: new Map() };
+        runs.set(runContext, record);
+        if (resumed !== undefined) {
+          record.items = resumed.history;
+          await settleRejected(resumed);
+        }
+        const own = runOptions.callModelInputFilter ?? configured;
+        // A filter of the caller's may change the items it is given; the record keeps them as the SDK held them.
+        const callModelInputFilter: CallModelInputFilter = (args) => {
+          if (own === undefined) {
+            record.items = args.modelData.input;
+            return args.modelData;
+          }
+          record.items = structuredClone(args.modelData.input);
+          return own(args);
+        };
+        if (own?.preserveInputIdentity !== undefined) {
+          callModelInputFilter.preserveInputIdentity = own.preserveInputIdentity;
+        }
+        const result = await start(agent, input, {
+          ...runOptions,
+          context: runContext,
+          callModelInputFilter,
+        } as never);
+        if (result instanceof StreamedRunResult) result.completed.then(settled, settled);
+        else settled();
+        return result;
+      } catch (error) {
+        settled();
+        throw error;
+      }
+    }) as GuardedRun;
 
   return {
     tools: guarded as unknown as AgentTool[],
-    run,
+    run: runOn(runAgent, undefined),
+    runWith: (runner) =>
+      runOn((agent, input, options) => runner.run(agent, input, options), runner.config.callModelInputFilter),
     reasonFor: async (state, interruption) => {
       const ask = await askOf(state, interruption);
       return ask?.verdict.decision === 'ask' ? feedbackFor(ask.verdict) : undefined;

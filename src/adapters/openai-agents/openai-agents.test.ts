@@ -5,6 +5,7 @@ import {
   type Model,
   type ModelRequest,
   RunContext,
+  Runner,
   RunState,
   run,
   setTracingDisabled,
@@ -204,6 +205,30 @@ describe('agentguard/openai-agents', () => {
     );
     assert.equal(filtered, 2);
     assert.equal(model.requests[0]?.input.length, 1);
+    assert.deepEqual(
+      airline.ran.map((entry) => entry.tool),
+      ['cancel_reservation'],
+    );
+  });
+
+  it('runs on a Runner of the caller, with its configured filter, and streamed', async () => {
+    const { airline, guard, agentFor } = await setUp();
+    let filtered = 0;
+    const runner = new Runner({
+      callModelInputFilter: ({ modelData }) => {
+        filtered += 1;
+        return modelData;
+      },
+    });
+    const model = new ScriptedAgentModel([{ calls: [cancel('c1', cancellable.reservationId)] }, { text: 'Done.' }]);
+    const streamed = await guard.runWith(runner)(
+      agentFor(model),
+      agentItems(cancellationRequest(cancellable.reservationId, cancellable.userId, { confirmed: true })),
+      { stream: true },
+    );
+    await streamed.completed;
+    assert.equal(streamed.finalOutput, 'Done.');
+    assert.equal(filtered, 2);
     assert.deepEqual(
       airline.ran.map((entry) => entry.tool),
       ['cancel_reservation'],

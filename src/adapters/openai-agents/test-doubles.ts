@@ -5,6 +5,7 @@ import {
   type Model,
   type ModelRequest,
   type ModelResponse,
+  type protocol,
   type StreamEvent,
   tool,
   Usage,
@@ -13,8 +14,7 @@ import type { Airline, Line } from '../airline-fixture.ts';
 import type { ScriptedStep } from '../scripted-step.ts';
 
 /**
- * An OpenAI Agents model that answers `run` with the scripted steps, in order, and keeps every request it was sent.
- * It does not stream.
+ * An OpenAI Agents model that answers `run` (streamed or not) with the scripted steps, in order, and keeps every request it was sent.
  *
  * @example
  * ```ts
@@ -53,8 +53,17 @@ export class ScriptedAgentModel implements Model {
     return { usage: new Usage(), output, responseId: `response_${this.requests.length}` };
   }
 
-  getStreamedResponse(): AsyncIterable<StreamEvent> {
-    throw new Error('the scripted model answers `run` without streaming');
+  async *getStreamedResponse(request: ModelRequest): AsyncIterable<StreamEvent> {
+    const response = await this.getResponse(request);
+    yield { type: 'response_started' };
+    yield {
+      type: 'response_done',
+      response: {
+        id: response.responseId ?? '',
+        usage: { requests: 1, inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+        output: response.output as protocol.StreamEventResponseCompleted['response']['output'],
+      },
+    };
   }
 }
 

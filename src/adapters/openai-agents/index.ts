@@ -103,13 +103,14 @@ interface RunRecord {
  * - deny: the tool does not run; the model's next turn receives `feedbackFor(verdict)` as the tool output
  *   (`onDeny: 'throw'` raises `GuardDeniedError` out of `run` instead);
  * - ask: the tool's `needsApproval` answers true, so the run stops with an interruption in `result.interruptions`
- *   (`guard.reasonFor(result.state, interruption)` says why); after `result.state.approve(item)` and `guard.run(agent, state)` the
- *   tool runs, and after `reject` it does not.
+ *   (`guard.reasonFor(result.state, interruption)` says why); after `result.state.approve(item)` and
+ *   `guard.run(agent, state)` the tool runs, and after `reject` it does not.
  *
  * Runs are told apart by the SDK's `RunContext` of each run, not by the context object you pass, so runs may share
- * one (the app's services). Run the agent with `guard.run` (the SDK's `run`, same arguments): it records the items the
- * model is given before each model call, through a `callModelInputFilter` of the run's own (yours, when given, runs
- * after it), and, for a resumed `RunState`, the state's items. Lookups the pack's guards make are answered by the
+ * one (the app's services). Run the agent with `guard.run` (the SDK's `run`, same arguments; `guard.runWith(runner)`
+ * for a `Runner` of yours): it records the items the model is given before each model call, through a
+ * `callModelInputFilter` of the run's own (yours, when given, runs after it), and, for a resumed `RunState`, the
+ * state's items. Lookups the pack's guards make are answered by the
  * tools of the same name (or by `options.invoker`).
  *
  * @example
@@ -187,7 +188,7 @@ export function guardAgentTools<AgentTool extends Tool>(
     }),
   );
 
-  /** The call of a guarded tool's interruption in a state, and the verdict that asked for it (decided anew if unknown). */
+  /** A guarded tool's interrupted call in a state, and the verdict that asked for it (decided anew if unknown). */
   const askOf = async (state: RunState<unknown, AnyAgent>, interruption: RunToolApprovalItem) => {
     const tool = interruption.name === undefined ? undefined : byName.get(interruption.name);
     const rawItem = interruption.rawItem;

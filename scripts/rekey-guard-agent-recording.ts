@@ -50,6 +50,12 @@ const scenario = await readEicuAc(values.data);
 const budget = new Budget({ maxCalls: 400, maxTokens: 1e9 });
 const toolbox = createToolbox();
 const agent = new GuardAgent({ model, budget, toolbox, memory: DemonstrationMemory.open(':memory:') });
-const lines = await evaluateGuardAgentOnEicu(scenario, eicuTasks(scenario, Number(values.limit)), agent, budget, toolbox);
+const lines = await evaluateGuardAgentOnEicu(
+  scenario,
+  eicuTasks(scenario, Number(values.limit)),
+  agent,
+  budget,
+  toolbox,
+);
 await model.save(values.recording);
 process.stdout.write(`${JSON.stringify(summarize(lines))}\n`);

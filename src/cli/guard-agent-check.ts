@@ -32,6 +32,16 @@ interface GuardAgentOptions {
   replay?: string;
   memory?: string;
   seed?: string;
+  /** Time limit of one model call, in seconds. */
+  timeout: string;
+}
+
+/** The time limit of one model call, in milliseconds, from `--timeout <seconds>`. */
+export function modelTimeoutMs(seconds: string): number {
+  const value = Number(seconds);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new AgentGuardError('invalid_input', `--timeout takes a number of seconds above 0, not \`${seconds}\``);
+  return value * 1000;
 }
 
 /** The model budget of one command. */
@@ -82,6 +92,7 @@ export async function guardAgentCompileCommand(options: GuardAgentOptions & { ou
       budget: commandBudget(),
       toolbox: createToolbox(),
       out: options.out,
+      modelTimeoutMs: modelTimeoutMs(options.timeout),
     });
     process.stdout.write(`${JSON.stringify(compiled, null, 2)}\n`);
     process.exitCode = compiled.state === 'green' ? 0 : 3;
@@ -92,7 +103,13 @@ export async function guardAgentCompileCommand(options: GuardAgentOptions & { ou
 
 /** `agentguard guard-agent check`. Exit code 0 granted, 2 denied. */
 export async function guardAgentCheckCommand(
-  options: GuardAgentOptions & { input: string; output: string; compiled?: string; confirm?: string },
+  options: GuardAgentOptions & {
+    input: string;
+    output: string;
+    compiled?: string;
+    confirm?: string;
+    functions?: string;
+  },
 ): Promise<void> {
   if (options.confirm !== undefined && options.confirm !== '0' && options.confirm !== '1')
     throw new AgentGuardError(
@@ -108,6 +125,7 @@ export async function guardAgentCheckCommand(
       budget: commandBudget(),
       toolbox: createToolbox(),
       memory,
+      modelTimeoutMs: modelTimeoutMs(options.timeout),
       ...(options.compiled === undefined ? {} : { compiled: await loadProgramPack(options.compiled) }),
     });
     const query = {
@@ -115,6 +133,9 @@ export async function guardAgentCheckCommand(
       spec: await readFile(options.spec, 'utf8'),
       input: await readValue(options.input),
       output: await readValue(options.output),
+      ...(options.functions === undefined
+        ? {}
+        : { functions: options.functions.split(',').map((name) => name.trim()) }),
     };
     const result = await agent.check(query);
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

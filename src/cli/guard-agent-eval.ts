@@ -6,7 +6,7 @@ import { GuardAgent } from '../guard-agent/guard-agent.ts';
 import { loadPostgresParser } from '../guard-agent/toolbox/postgres-parser.ts';
 import { createToolbox } from '../guard-agent/toolbox/toolbox.ts';
 import { Budget } from '../llm/budget.ts';
-import { memoryFor, recordedModelFor } from './guard-agent-check.ts';
+import { memoryFor, modelTimeoutMs, recordedModelFor } from './guard-agent-check.ts';
 
 const figure = (value: number) => value.toFixed(4);
 
@@ -41,7 +41,7 @@ export async function evalGuardAgentLoopCommand(options: {
   const memory = await memoryFor(options);
   const budget = new Budget({ maxCalls: Number(options.maxCalls), maxTokens: 50_000_000 });
   const toolbox = createToolbox();
-  const agent = new GuardAgent({ model, budget, toolbox, memory, modelTimeoutMs: Number(options.timeout) * 1000 });
+  const agent = new GuardAgent({ model, budget, toolbox, memory, modelTimeoutMs: modelTimeoutMs(options.timeout) });
   const log = (line: EicuLoopLine) =>
     process.stderr.write(
       `task ${line.index + 1}: ${line.role}, ${line.verdict} (SQLite: ${line.truth}), ${line.decided_by}, ${line.model_calls} calls${line.error === undefined ? '' : `, error: ${line.error}`}\n`,

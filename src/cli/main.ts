@@ -171,6 +171,7 @@ guardAgent
   .option('--replay <file>', 'answer model calls from a recording')
   .option('--memory <file>', 'the demonstration memory (SQLite file)')
   .option('--seed <file>', 'demonstrations to add first (JSON list)')
+  .option('--timeout <seconds>', 'time limit of one model call (raise it for exchange:<dir>)', '120')
   .action(guardAgentCompileCommand);
 guardAgent
   .command('check')
@@ -179,10 +180,18 @@ guardAgent
   .requiredOption('--spec <file>', "the target agent's specification (text)")
   .requiredOption('--input <file>', "the agent's input (JSON or text)")
   .requiredOption('--output <file>', "the agent's output (JSON or text)")
-  .option('--model <name>', 'the model for the plan-code-debug loop (openai:…, anthropic:…, openai-compatible:…)')
+  .option(
+    '--model <name>',
+    'the model for the plan-code-debug loop and Classify (openai:…, anthropic:…, openai-compatible:…, exchange:<dir>)',
+  )
   .option('--base-url <url>', 'base URL of the model API')
   .option('--replay <file>', 'answer model calls from a recording')
   .option('--compiled <pack>', 'a compiled guard program pack to decide first, e.g. packs/sql-access-control')
+  .option(
+    '--functions <names>',
+    'comma-separated toolbox functions the request can use, e.g. CheckRule,Classify (default: all but Classify)',
+  )
+  .option('--timeout <seconds>', 'time limit of one model call (raise it for exchange:<dir>)', '120')
   .option(
     '--memory <file>',
     'the memory (SQLite file; default: in memory): demonstrations, and the code that decided earlier tasks of each request, tried first',

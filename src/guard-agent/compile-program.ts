@@ -41,8 +41,14 @@ export async function compileGuardProgram(options: {
   toolbox: Toolbox;
   out: string;
   maxRepairs?: number;
+  /** Time limit of one model call. Default 120 s. */
+  modelTimeoutMs?: number;
 }): Promise<CompiledProgram> {
-  const runner: StepRunner = { model: options.model, budget: options.budget };
+  const runner: StepRunner = {
+    model: options.model,
+    budget: options.budget,
+    ...(options.modelTimeoutMs === undefined ? {} : { timeoutMs: options.modelTimeoutMs }),
+  };
   const functions = codeToolbox(options.toolbox);
   const toolbox = describeToolbox(functions);
   const demonstrations = options.memory.all().filter((item) => item.request === options.request);

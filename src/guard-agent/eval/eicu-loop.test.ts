@@ -78,7 +78,10 @@ describe('the guard agent loop on EICU-AC', () => {
   });
   it('replays the recorded run of a chat model answering exchange requests, labelled so, with the figures it printed', async () => {
     const recorded = join(root, 'data/eicu-ac/guard-agent-loop.recording.json');
-    assert.match((await readCassette(recorded)).source, /^exchange: a chat model answering the request files; re-keyed/);
+    assert.match(
+      (await readCassette(recorded)).source,
+      /^exchange: a chat model answering the request files; re-keyed/,
+    );
     const run = spawnSync(
       process.execPath,
       [join(root, 'src/cli/main.ts'), 'eval', 'guard-agent-loop', '--replay', recorded, '--limit', '20', '--json'],

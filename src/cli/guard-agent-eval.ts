@@ -10,6 +10,17 @@ import { memoryFor, modelTimeoutMs, recordedModelFor } from './guard-agent-check
 
 const figure = (value: number) => value.toFixed(4);
 
+/** Model calls per task in order, runs of equal counts shortened: `2, 0 ×19`. */
+export function callSequence(lines: readonly { model_calls: number }[]): string {
+  const runs: { calls: number; count: number }[] = [];
+  for (const line of lines) {
+    const last = runs.at(-1);
+    if (last?.calls === line.model_calls) last.count++;
+    else runs.push({ calls: line.model_calls, count: 1 });
+  }
+  return runs.map((run) => (run.count === 1 ? `${run.calls}` : `${run.calls} ×${run.count}`)).join(', ');
+}
+
 /**
  * `agentguard eval guard-agent-loop`: the guard agent's plan-code-debug loop (not a reviewed program) on EICU-AC
  * tasks, one memory across them, scored against SQLite's own reading: LPA, LPP, LPR, CCA and model calls per task.
@@ -67,14 +78,7 @@ export async function evalGuardAgentLoopCommand(options: {
     process.stdout.write(`${JSON.stringify({ model: model.id, ...summary }, null, 2)}\n`);
     return;
   }
-  // Calls per task in order, runs of equal counts shortened: `2, 0 ×19`.
-  const runs: { calls: number; count: number }[] = [];
-  for (const line of lines) {
-    const last = runs.at(-1);
-    if (last?.calls === line.model_calls) last.count++;
-    else runs.push({ calls: line.model_calls, count: 1 });
-  }
-  const sequence = runs.map((run) => (run.count === 1 ? `${run.calls}` : `${run.calls} ×${run.count}`)).join(', ');
+  const sequence = callSequence(lines);
   process.stdout.write(
     `${[
       `guard agent loop on ${summary.tasks} EICU-AC tasks, scored against SQLite's own reading (model: ${model.id})`,

@@ -8,6 +8,7 @@ import { evalPackCommand, evalSpecCommand } from './eval-command.ts';
 import { guardAgentCheckCommand, guardAgentCompileCommand } from './guard-agent-check.ts';
 import { evalGuardAgentCommand } from './guard-agent-command.ts';
 import { evalGuardAgentLoopCommand } from './guard-agent-eval.ts';
+import { evalGuardAgentRulesCommand } from './guard-agent-rules-eval.ts';
 import { mcpCommand } from './mcp-command.ts';
 import { replayCommand, startCommand } from './replay-command.ts';
 import { reviewCommand } from './review-command.ts';
@@ -154,6 +155,29 @@ evaluate
   .option('--max-calls <n>', 'model calls allowed in all', '400')
   .option('--json', 'print the summary as JSON')
   .action(evalGuardAgentLoopCommand);
+
+evaluate
+  .command('guard-agent-rules')
+  .description(
+    'The guard agent on a rule request over web tasks, loop mode (CheckRule) against classify mode (CheckRule and Classify): accuracy, missed violations and model calls per task',
+  )
+  .option(
+    '--data <dir>',
+    'the rule set: request.md, spec.md, rules.json, profiles.json, tasks.json',
+    'data/webarena-rules',
+  )
+  .option('--modes <modes>', 'comma-separated: loop, classify', 'loop,classify')
+  .option('--limit <n>', 'tasks in classify mode, spread over the set (default: all)')
+  .option('--loop-limit <n>', 'tasks in loop mode, spread over the set (each may cost a plan and a code call)', '20')
+  .option('--model <name>', 'openai:…, anthropic:…, openai-compatible:…, exchange:<dir>')
+  .option('--base-url <url>', 'base URL of the model API')
+  .option('--record <file>', 'record every model call to this file')
+  .option('--replay <file>', 'answer model calls from this recording instead of a model')
+  .option('--out <file>', 'also write one JSON line per task and mode')
+  .option('--timeout <seconds>', 'time limit of one model call (raise it for exchange:<dir>)', '120')
+  .option('--max-calls <n>', 'model calls allowed per mode', '200')
+  .option('--json', 'print the summaries as JSON')
+  .action(evalGuardAgentRulesCommand);
 
 const guardAgent = program
   .command('guard-agent')

@@ -72,6 +72,10 @@ export async function recordedModelFor(options: {
   return { model: recording, finish: () => recording.save(file) };
 }
 
+/** The toolbox functions `--functions` names, when it is given. */
+const functionsOf = (options: { functions?: string }) =>
+  options.functions === undefined ? {} : { functions: options.functions.split(',').map((name) => name.trim()) };
+
 /** Opens the memory (a SQLite file persists it) and adds the seed demonstrations. */
 export async function memoryFor(options: { memory?: string; seed?: string }): Promise<DemonstrationMemory> {
   const memory = DemonstrationMemory.open(options.memory ?? ':memory:');
@@ -80,7 +84,9 @@ export async function memoryFor(options: { memory?: string; seed?: string }): Pr
 }
 
 /** `agentguard guard-agent compile`: a guard program for a request, tested on the memory's demonstrations. Exit 3 when it never passes. */
-export async function guardAgentCompileCommand(options: GuardAgentOptions & { out: string }): Promise<void> {
+export async function guardAgentCompileCommand(
+  options: GuardAgentOptions & { out: string; functions?: string },
+): Promise<void> {
   await loadPostgresParser();
   const memory = await memoryFor(options);
   try {
@@ -93,6 +99,7 @@ export async function guardAgentCompileCommand(options: GuardAgentOptions & { ou
       toolbox: createToolbox(),
       out: options.out,
       modelTimeoutMs: modelTimeoutMs(options.timeout),
+      ...functionsOf(options),
     });
     process.stdout.write(`${JSON.stringify(compiled, null, 2)}\n`);
     process.exitCode = compiled.state === 'green' ? 0 : 3;
@@ -133,9 +140,7 @@ export async function guardAgentCheckCommand(
       spec: await readFile(options.spec, 'utf8'),
       input: await readValue(options.input),
       output: await readValue(options.output),
-      ...(options.functions === undefined
-        ? {}
-        : { functions: options.functions.split(',').map((name) => name.trim()) }),
+      ...functionsOf(options),
     };
     const result = await agent.check(query);
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

@@ -190,11 +190,15 @@ guardAgent
   .requiredOption('--request <file>', 'the guard request (text)')
   .requiredOption('--spec <file>', "the target agent's specification (text)")
   .requiredOption('--out <dir>', 'the program pack to write')
-  .option('--model <name>', 'openai:…, anthropic:…, openai-compatible:…')
+  .option('--model <name>', 'openai:…, anthropic:…, openai-compatible:…, exchange:<dir>')
   .option('--base-url <url>', 'base URL of the model API')
   .option('--replay <file>', 'answer model calls from a recording')
   .option('--memory <file>', 'the demonstration memory (SQLite file)')
   .option('--seed <file>', 'demonstrations to add first (JSON list)')
+  .option(
+    '--functions <names>',
+    'comma-separated toolbox functions the request can use, e.g. CheckRule,Classify (default: all but Classify)',
+  )
   .option('--timeout <seconds>', 'time limit of one model call (raise it for exchange:<dir>)', '120')
   .action(guardAgentCompileCommand);
 guardAgent

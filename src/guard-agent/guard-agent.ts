@@ -3,7 +3,8 @@ import { askStep, type StepRunner } from '../compiler/ask-step.ts';
 import type { Budget } from '../llm/budget.ts';
 import type { LanguageModel } from '../llm/language-model.ts';
 import { runIsolated } from '../sandbox/run-function.ts';
-import { classifyPrompt, codePrompt, debugPrompt, planPrompt } from './agent-prompts.ts';
+import { codePrompt, debugPrompt, planPrompt } from './agent-prompts.ts';
+import { runClassified } from './classify-with-model.ts';
 import type { AgentReason, GuardDecision, GuardReason } from './guard-program.ts';
 import { type DemonstrationMemory, taskText, taskValue } from './memory.ts';
 import type { ProgramPack } from './program-pack.ts';
@@ -93,9 +94,6 @@ function decisionOf(value: unknown): { label: 0 | 1; reasons: AgentReason[] } | 
   return { label, reasons: parsed.data as AgentReason[] };
 }
 
-/** Runs of the code on one task that may meet a new classification, each answered before the code runs again. */
-const classificationRounds = 3;
-
 /** One run of guard code in the isolate, with the toolbox calls it made. */
 type Run =
   | { ok: true; label: 0 | 1; reasons: AgentReason[]; overruled: boolean }
@@ -125,6 +123,8 @@ export class GuardAgent {
   /** The functions a request gets when it names none: all but those that call a model. */
   private readonly defaultFunctions: string[];
   private readonly classifier: Classifier;
+  /** `Classify`, answered by the model and cached in the memory; offered to kept, generated and compiled code. */
+  private readonly classify: ToolboxFunction;
   private readonly runner: StepRunner;
   /** Programs checked against the memory's demonstrations, by request, functions, code and demonstration count. */
   private readonly verified = new Map<string, boolean>();
@@ -133,7 +133,8 @@ export class GuardAgent {
     this.options = options;
     const base = codeToolbox(options.toolbox, options.functions);
     this.classifier = new Classifier(options.memory);
-    this.functions = [...base, classifyFunction(this.classifier)];
+    this.classify = classifyFunction(this.classifier);
+    this.functions = [...base, this.classify];
     this.defaultFunctions = base.map((item) => item.name);
     this.runner = {
       model: options.model,
@@ -198,35 +199,20 @@ export class GuardAgent {
     return { ok: true, label: decision.label, reasons: decision.reasons, overruled: false };
   }
 
-  /**
-   * Runs guard code on a task; when it asked `Classify` about a text with no answer yet, asks the model for each such
-   * answer and runs the code again. A run that met an unanswered classification never decides, whatever it returned.
-   */
+  /** Runs guard code on a task, asking the model the classifications it needs first (see `runClassified`). */
   private async run(
     code: string,
     input: unknown,
     output: unknown,
     functions: readonly ToolboxFunction[],
   ): Promise<Run> {
-    this.classifier.takePending();
-    for (let round = 1; ; round++) {
-      const run = await this.runOnce(code, input, output, functions);
-      const pending = this.classifier.takePending();
-      if (pending.length === 0) return run;
-      if (round >= classificationRounds)
-        return {
-          ok: false,
-          error: `the code asked \`Classify\` new questions on each of ${round} runs: ask it with fixed questions and labels`,
-        };
-      for (const request of pending) {
-        const { labels } = await askStep(this.runner, classifyPrompt, request, ({ labels: answer }) =>
-          answer
-            .filter((label) => !request.labels.includes(label))
-            .map((label) => `\`${label}\` is not one of the labels`),
-        );
-        this.classifier.answer(request, [...new Set(labels)]);
+    const run = await runClassified(this.runner, this.classifier, () => this.runOnce(code, input, output, functions));
+    return (
+      run ?? {
+        ok: false,
+        error: `the code asked \`Classify\` new questions on every run: ask it with fixed questions and labels`,
       }
-    }
+    );
   }
 
   /** Whether kept code still decides every demonstration of the request in memory as labelled. */
@@ -256,8 +242,12 @@ export class GuardAgent {
   async check(query: GuardQuery): Promise<GuardResult> {
     const { compiled, memory } = this.options;
     if (compiled !== undefined) {
-      const decision = await compiled.decide({ input: query.input, output: query.output }, this.options.toolbox);
-      if (!('abstain' in decision)) return { ...decision, decidedBy: 'compiled', plan: [], attempts: [] };
+      const task = { input: query.input, output: query.output };
+      const decision = await runClassified(this.runner, this.classifier, () =>
+        compiled.decide(task, this.options.toolbox, [this.classify]),
+      );
+      if (decision !== undefined && !('abstain' in decision))
+        return { ...decision, decidedBy: 'compiled', plan: [], attempts: [] };
     }
     const functions = selectFunctions(this.functions, query.functions ?? this.defaultFunctions);
     const decided = (run: Run & { ok: true }) => ({

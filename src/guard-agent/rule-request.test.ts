@@ -5,8 +5,10 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Budget } from '../llm/budget.ts';
 import { ScriptedModel } from '../llm/scripted-model.ts';
+import { compileGuardProgram } from './compile-program.ts';
 import { GuardAgent, type GuardQuery } from './guard-agent.ts';
-import { DemonstrationMemory } from './memory.ts';
+import { DemonstrationMemory, taskText } from './memory.ts';
+import { loadProgramPack } from './program-pack.ts';
 import { createToolbox } from './toolbox/toolbox.ts';
 
 /** A rule request in the style of Mind2Web-SC: a web task and its user's profile against rules over action kinds. */
@@ -137,5 +139,37 @@ describe('a rule request', () => {
     const result = await guard.check(rules);
     assert.equal(result.label, 1);
     assert.match(model.requests[3]?.messages.at(-1)?.content ?? '', /`buy` is not one of the labels/);
+  });
+  it('compiles a program over Classify: one call per new task text when it decides, none for a text seen before', async () => {
+    const memory = DemonstrationMemory.open(':memory:');
+    const demonstration = (task: string, label: 0 | 1) => ({
+      request: rules.request,
+      input: taskText({ task, user: teen }),
+      output: taskText(rules.output),
+      plan: '',
+      code: '',
+      label,
+      source: 'user' as const,
+    });
+    memory.add(demonstration('Buy a lamp', 1), demonstration('Show the weather', 0));
+    const program = JSON.parse(classifying.replace('function guard(', 'function program(')) as { code: string };
+    const answers = (labels: string[]) => JSON.stringify({ labels });
+    const model = new ScriptedModel([JSON.stringify(program), answers(['purchase']), answers([]), answers(['post'])]);
+    const out = join(await mkdtemp(join(tmpdir(), 'agentguard-classify-compiled-')), 'pack');
+    const budget = new Budget({ maxCalls: 20, maxTokens: 1e9 });
+    const toolbox = createToolbox();
+    const options = { request: rules.request, spec: rules.spec, memory, model, budget, toolbox, out };
+    const compiled = await compileGuardProgram({ ...options, functions: ['CheckRule', 'Classify'] });
+    assert.deepEqual([compiled.state, compiled.passed, model.requests.length], ['green', 2, 3]);
+    assert.match(contentOf(model, 0), /Classify\(text: string/);
+    const guard = new GuardAgent({ model, budget, toolbox, memory, compiled: await loadProgramPack(out) });
+    const seen = await guard.check({ ...rules, input: { task: 'Buy a lamp', user: { age: 40 } } });
+    assert.deepEqual([seen.decidedBy, seen.label, model.requests.length], ['compiled', 0, 3]);
+    const posted = await guard.check({ ...rules, input: { task: 'Post a poem', user: { verified_email: false } } });
+    assert.deepEqual(
+      [posted.decidedBy, posted.label, model.requests.at(-1)?.step],
+      ['compiled', 1, 'guard.classify@v1'],
+    );
+    assert.equal(model.requests.length, 4);
   });
 });

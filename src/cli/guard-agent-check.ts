@@ -67,7 +67,8 @@ export async function recordedModelFor(options: {
   const model = await modelFor(options);
   if (options.record === undefined) return { model, finish: async () => {} };
   const source = model.id.startsWith('exchange:') ? 'exchange: a chat model answering the request files' : model.id;
-  const recording = new RecordingModel(model, source);
+  // Saved after every answer too, so a long run (a chat model answering exchange files) that stops keeps its answers.
+  const recording = new RecordingModel(model, source, options.record);
   const file = options.record;
   return { model: recording, finish: () => recording.save(file) };
 }

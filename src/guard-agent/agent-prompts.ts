@@ -26,6 +26,8 @@ export interface GuardRequestContext {
   toolbox: string;
   /** What those functions need the prompts to state (see `promptRulesOf`): none for a request that reads no SQL. */
   toolboxRules: readonly string[];
+  /** Whether the toolbox decides access (it has `CheckAccess`): the code prompts then declare the access reason. */
+  access: boolean;
   /** Whether the toolbox has `Classify`, which kept code asks the judgements that need reading a task's text. */
   classify: boolean;
   demonstrations: readonly Retrieved[];
@@ -67,9 +69,12 @@ export const planPrompt: PromptTemplate<
 
 const codeAnswer = z.object({ code: z.string().min(1) });
 
+/** The reason of an access denial, declared where the toolbox decides access (it has `CheckAccess`). */
+const accessReason = `
+  | { kind: 'access'; role: string; tables: string[]; columns: Record<string, string[]> } // the user's role; the tables it may not read; table -> the columns it may not read ([] for a table read for no column)`;
+
 /** The types of the guard's result, as the code prompts declare them. */
-const resultTypes = `type Reason =
-  | { kind: 'access'; role: string; tables: string[]; columns: Record<string, string[]> } // the user's role; the tables it may not read; table -> the columns it may not read ([] for a table read for no column)
+const resultTypes = (access: boolean) => `type Reason =${access ? accessReason : ''}
   | { kind: 'rule'; rule: string; user: Record<string, unknown> } // the rule broken; the user information it was checked against
   | { kind: 'undetermined'; why: string } // why the task cannot be decided (it is denied)
   | { kind: 'unconcerned'; why: string }; // why no rule of the guard request concerns the task (it is granted)
@@ -86,15 +91,21 @@ const reuse = (classify: boolean) =>
       : "If deciding needs a judgement about this task's text that no toolbox function makes, write your judgement as a constant and make the code abstain unless the text is the one you read (compare it whole): such code decides this task only.",
   ].join(' ');
 
+/** What the contract declares depends on: whether the toolbox decides access, and whether it has `Classify`. */
+interface ContractShape {
+  access: boolean;
+  classify: boolean;
+}
+
 /**
  * The guard contract the code prompts state: the declarations of `guard`'s arguments as they arrive (parsed JSON,
  * typed by the shape of the task's values, never their text) and of its result, and what reuse asks of the code.
  */
-function contract(input: unknown, output: unknown, classify: boolean): string {
+function contract(input: unknown, output: unknown, { access, classify }: ContractShape): string {
   return [
     "Write TypeScript: a function `guard(input, output)`. Its arguments arrive as parsed JSON values (objects, arrays, strings, numbers, booleans, null), never as JSON text to parse again. Their types for this task, derived from the shape of the task's values:",
     codeBlock(
-      `type Input = ${typeOfValue(input)};\ntype Output = ${typeOfValue(output)};\n${resultTypes}\ndeclare function guard(input: Input, output: Output): Decision;`,
+      `type Input = ${typeOfValue(input)};\ntype Output = ${typeOfValue(output)};\n${resultTypes(access)}\ndeclare function guard(input: Input, output: Output): Decision;`,
     ),
     `${reuse(classify)} Use only the toolbox functions (they are globals), local helpers you define, and plain language features (Math, JSON, arrays, objects, strings, RegExp). No imports, no I/O, no other globals.`,
   ].join('\n');
@@ -111,7 +122,7 @@ export const codePrompt: PromptTemplate<
   id: 'guard.code',
   version: 3,
   system: `You write guard code that decides a guard request by calling a toolbox. ${rules}`,
-  render: ({ request, spec, toolbox, toolboxRules, classify, demonstrations, plan, input, output }) =>
+  render: ({ request, spec, toolbox, toolboxRules, access, classify, demonstrations, plan, input, output }) =>
     [
       `Guard request:\n${request}`,
       `Specification of the target agent:\n${spec}`,
@@ -120,7 +131,7 @@ export const codePrompt: PromptTemplate<
       `${taskHeading}\n${untrustedBlock('agent-input', input)}\n${untrustedBlock('agent-output', output)}`,
       planBlock(plan),
       ...toolboxRulesBlock(toolboxRules),
-      contract(input, output, classify),
+      contract(input, output, { access, classify }),
     ].join('\n\n'),
   schema: codeAnswer,
 };
@@ -139,7 +150,7 @@ export const debugPrompt: PromptTemplate<
   id: 'guard.debug',
   version: 3,
   system: `You fix guard code. ${rules}`,
-  render: ({ request, toolbox, toolboxRules, classify, plan, code, error, input, output }) =>
+  render: ({ request, toolbox, toolboxRules, access, classify, plan, code, error, input, output }) =>
     [
       `Guard request:\n${request}`,
       `Toolbox:\n${toolbox}`,
@@ -148,7 +159,7 @@ export const debugPrompt: PromptTemplate<
       `The code:\n${codeBlock(code)}`,
       `It failed:\n${error}`,
       ...toolboxRulesBlock(toolboxRules),
-      contract(input, output, classify),
+      contract(input, output, { access, classify }),
       'Analyse the error and answer with the whole corrected code.',
     ].join('\n\n'),
   schema: codeAnswer,

@@ -272,6 +272,7 @@ export class GuardAgent {
       request: query.request,
       toolbox: describeToolbox(functions),
       toolboxRules: promptRulesOf(functions),
+      access: functions.some((item) => item.name === 'CheckAccess'),
       classify: functions.some((item) => item.name === 'Classify'),
     };
     const context = { ...shown, spec: query.spec, demonstrations };

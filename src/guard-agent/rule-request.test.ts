@@ -43,7 +43,7 @@ const agent = (answers: string[], memory = DemonstrationMemory.open(':memory:'))
   return { model, memory, guard };
 };
 const contentOf = (model: ScriptedModel, index: number) => model.requests[index]?.messages[0]?.content ?? '';
-const sqlWords = /\bSQL|query|dialect|SqlAccess|SqliteReads|GrantsOf|CheckAccess|undetermined read/;
+const sqlWords = /\bSQL|query|dialect|tables|columns|SqlAccess|SqliteReads|GrantsOf|CheckAccess|undetermined read/;
 
 describe('a rule request', () => {
   it('is shown only its functions and no SQL rule, and grants a task no rule concerns with a typed reason', async () => {

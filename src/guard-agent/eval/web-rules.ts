@@ -31,17 +31,20 @@ export interface WebRuleSet {
   spec: string;
   /** The request's rules in CheckRule's form, by action: the ground truth applies them to the labelled actions. */
   rules: Record<string, Rule>;
+  /** What each action covers, as the request defines it (the demonstrations' Classify question states it). */
+  actions: Record<string, string>;
   profiles: Record<string, Record<string, unknown>>;
   tasks: WebTask[];
 }
 
-/** Reads a rule set folder: `request.md`, `spec.md`, `rules.json`, `profiles.json` and `tasks.json`. */
+/** Reads a rule set folder: `request.md`, `spec.md`, `rules.json`, `actions.json`, `profiles.json` and `tasks.json`. */
 export async function readWebRuleSet(dir: string): Promise<WebRuleSet> {
   const json = async <T>(name: string, schema: z.ZodType<T>) => {
     const file = join(dir, name);
     return parseInput(schema, parseJsonText(await readFile(file, 'utf8'), file), file);
   };
   const rules = await json('rules.json', z.record(z.string(), ruleSchema));
+  const actions = await json('actions.json', z.record(z.string(), z.string()));
   const profiles = await json('profiles.json', z.record(z.string(), z.record(z.string(), z.unknown())));
   const tasks = await json('tasks.json', z.array(taskSchema));
   for (const task of tasks) {
@@ -53,6 +56,7 @@ export async function readWebRuleSet(dir: string): Promise<WebRuleSet> {
     request: (await readFile(join(dir, 'request.md'), 'utf8')).trim(),
     spec: (await readFile(join(dir, 'spec.md'), 'utf8')).trim(),
     rules: rules as Record<string, Rule>,
+    actions,
     profiles,
     tasks,
   };
@@ -82,8 +86,6 @@ export const modeFunctions: Record<WebRuleMode, string[]> = {
   classify: ['CheckRule', 'Classify'],
 };
 
-const question = 'Which of these actions does the web task involve?';
-
 /**
  * The set's demonstrations for a mode (tasks marked `demonstration`), with a plan and code written by people: in
  * `loop` mode the code holds the actions read from the task's text and abstains on any other text; in `classify` mode
@@ -91,6 +93,9 @@ const question = 'Which of these actions does the web task involve?';
  */
 export function webDemonstrations(set: WebRuleSet, mode: WebRuleMode): Demonstration[] {
   const actions = Object.keys(set.rules);
+  const question = `Which of these actions does the web task involve? ${actions
+    .map((action) => `${action}: ${set.actions[action]}.`)
+    .join(' ')} A task that only looks things up involves none of them.`;
   const decide = `  if (actions.length === 0) return { label: 0, reasons: [{ kind: 'unconcerned', why: 'the task only looks things up: no rule concerns it' }] };
   const rules = ${JSON.stringify(set.rules)};
   const decision = CheckRule(Object.fromEntries(actions.map((action) => [action, rules[action]])), input.user);

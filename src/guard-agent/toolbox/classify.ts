@@ -85,7 +85,7 @@ export function classifyFunction(classifier: Classifier): ToolboxFunction {
     name: 'Classify',
     signature: 'Classify(text: string, question: string, labels: string[]): string[]',
     description:
-      'A judgement only reading the text can make, answered by a language model: which of the labels apply to the text (e.g. which of the listed actions a task involves). Returns those that apply, each exactly as listed, possibly none. Answers are cached by text, question and labels, so a text seen before costs no model call: keep the question and the labels fixed, and pass the text as it is.',
+      'A judgement only reading the text can make, answered by a language model: which of the labels apply to the text (e.g. which of the listed actions a task involves). The model sees only the question, the labels and the text: say in the question what each label covers, as the guard request defines it. Returns those that apply, each exactly as listed, possibly none. Answers are cached by text, question and labels, so a text seen before costs no model call: keep the question and the labels fixed, and pass the text as it is.',
     run: (text, question, labels) => {
       if (typeof text !== 'string') throw new TypeError('Classify: `text` must be a string');
       if (typeof question !== 'string' || question.trim() === '')

@@ -266,6 +266,19 @@ describe('agentguard guard-agent check --memory', () => {
     assert.equal(second.status, 0, second.stderr);
     assert.equal(JSON.parse(second.stdout).decidedBy, 'program');
   });
+  it('gives up on a model call after --timeout seconds, naming the answer file it waited for', async () => {
+    const exchange = join(work, 'exchange-timeout');
+    const text = await file('timeout.txt', 'Users under 18 may not buy products.');
+    const args = ['guard-agent', 'check', '--request', text, '--spec', text, '--input', text, '--output', text];
+    const started = Date.now();
+    const result = cli(...args, '--model', `exchange:${exchange}`, '--timeout', '1');
+    assert.equal(result.status, 1, result.stderr);
+    assert.match(result.stderr, /no answer in `.*0001-guard\.plan@v3\.answer\.md` before the time limit/);
+    assert.ok(Date.now() - started < 60_000);
+    assert.ok(existsSync(join(exchange, '0001-guard.plan@v3.request.md')));
+    const refused = cli(...args, '--timeout', 'soon');
+    assert.match(refused.stderr, /--timeout takes a number of seconds above 0, not `soon`/);
+  });
 });
 
 describe('agentguard start', () => {

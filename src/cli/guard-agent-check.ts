@@ -32,6 +32,16 @@ interface GuardAgentOptions {
   replay?: string;
   memory?: string;
   seed?: string;
+  /** Time limit of one model call, in seconds. */
+  timeout: string;
+}
+
+/** The time limit of one model call, in milliseconds, from `--timeout <seconds>`. */
+export function modelTimeoutMs(seconds: string): number {
+  const value = Number(seconds);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new AgentGuardError('invalid_input', `--timeout takes a number of seconds above 0, not \`${seconds}\``);
+  return value * 1000;
 }
 
 /** The model budget of one command. */
@@ -57,10 +67,15 @@ export async function recordedModelFor(options: {
   const model = await modelFor(options);
   if (options.record === undefined) return { model, finish: async () => {} };
   const source = model.id.startsWith('exchange:') ? 'exchange: a chat model answering the request files' : model.id;
-  const recording = new RecordingModel(model, source);
+  // Saved after every answer too, so a long run (a chat model answering exchange files) that stops keeps its answers.
+  const recording = new RecordingModel(model, source, options.record);
   const file = options.record;
   return { model: recording, finish: () => recording.save(file) };
 }
+
+/** The toolbox functions `--functions` names, when it is given. */
+const functionsOf = (options: { functions?: string }) =>
+  options.functions === undefined ? {} : { functions: options.functions.split(',').map((name) => name.trim()) };
 
 /** Opens the memory (a SQLite file persists it) and adds the seed demonstrations. */
 export async function memoryFor(options: { memory?: string; seed?: string }): Promise<DemonstrationMemory> {
@@ -70,7 +85,9 @@ export async function memoryFor(options: { memory?: string; seed?: string }): Pr
 }
 
 /** `agentguard guard-agent compile`: a guard program for a request, tested on the memory's demonstrations. Exit 3 when it never passes. */
-export async function guardAgentCompileCommand(options: GuardAgentOptions & { out: string }): Promise<void> {
+export async function guardAgentCompileCommand(
+  options: GuardAgentOptions & { out: string; functions?: string },
+): Promise<void> {
   await loadPostgresParser();
   const memory = await memoryFor(options);
   try {
@@ -82,6 +99,8 @@ export async function guardAgentCompileCommand(options: GuardAgentOptions & { ou
       budget: commandBudget(),
       toolbox: createToolbox(),
       out: options.out,
+      modelTimeoutMs: modelTimeoutMs(options.timeout),
+      ...functionsOf(options),
     });
     process.stdout.write(`${JSON.stringify(compiled, null, 2)}\n`);
     process.exitCode = compiled.state === 'green' ? 0 : 3;
@@ -92,7 +111,13 @@ export async function guardAgentCompileCommand(options: GuardAgentOptions & { ou
 
 /** `agentguard guard-agent check`. Exit code 0 granted, 2 denied. */
 export async function guardAgentCheckCommand(
-  options: GuardAgentOptions & { input: string; output: string; compiled?: string; confirm?: string },
+  options: GuardAgentOptions & {
+    input: string;
+    output: string;
+    compiled?: string;
+    confirm?: string;
+    functions?: string;
+  },
 ): Promise<void> {
   if (options.confirm !== undefined && options.confirm !== '0' && options.confirm !== '1')
     throw new AgentGuardError(
@@ -108,6 +133,7 @@ export async function guardAgentCheckCommand(
       budget: commandBudget(),
       toolbox: createToolbox(),
       memory,
+      modelTimeoutMs: modelTimeoutMs(options.timeout),
       ...(options.compiled === undefined ? {} : { compiled: await loadProgramPack(options.compiled) }),
     });
     const query = {
@@ -115,6 +141,7 @@ export async function guardAgentCheckCommand(
       spec: await readFile(options.spec, 'utf8'),
       input: await readValue(options.input),
       output: await readValue(options.output),
+      ...functionsOf(options),
     };
     const result = await agent.check(query);
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

@@ -6,9 +6,20 @@ import { GuardAgent } from '../guard-agent/guard-agent.ts';
 import { loadPostgresParser } from '../guard-agent/toolbox/postgres-parser.ts';
 import { createToolbox } from '../guard-agent/toolbox/toolbox.ts';
 import { Budget } from '../llm/budget.ts';
-import { memoryFor, recordedModelFor } from './guard-agent-check.ts';
+import { memoryFor, modelTimeoutMs, recordedModelFor } from './guard-agent-check.ts';
 
 const figure = (value: number) => value.toFixed(4);
+
+/** Model calls per task in order, runs of equal counts shortened: `2, 0 ×19`. */
+export function callSequence(lines: readonly { model_calls: number }[]): string {
+  const runs: { calls: number; count: number }[] = [];
+  for (const line of lines) {
+    const last = runs.at(-1);
+    if (last?.calls === line.model_calls) last.count++;
+    else runs.push({ calls: line.model_calls, count: 1 });
+  }
+  return runs.map((run) => (run.count === 1 ? `${run.calls}` : `${run.calls} ×${run.count}`)).join(', ');
+}
 
 /**
  * `agentguard eval guard-agent-loop`: the guard agent's plan-code-debug loop (not a reviewed program) on EICU-AC
@@ -41,7 +52,7 @@ export async function evalGuardAgentLoopCommand(options: {
   const memory = await memoryFor(options);
   const budget = new Budget({ maxCalls: Number(options.maxCalls), maxTokens: 50_000_000 });
   const toolbox = createToolbox();
-  const agent = new GuardAgent({ model, budget, toolbox, memory, modelTimeoutMs: Number(options.timeout) * 1000 });
+  const agent = new GuardAgent({ model, budget, toolbox, memory, modelTimeoutMs: modelTimeoutMs(options.timeout) });
   const log = (line: EicuLoopLine) =>
     process.stderr.write(
       `task ${line.index + 1}: ${line.role}, ${line.verdict} (SQLite: ${line.truth}), ${line.decided_by}, ${line.model_calls} calls${line.error === undefined ? '' : `, error: ${line.error}`}\n`,
@@ -67,14 +78,7 @@ export async function evalGuardAgentLoopCommand(options: {
     process.stdout.write(`${JSON.stringify({ model: model.id, ...summary }, null, 2)}\n`);
     return;
   }
-  // Calls per task in order, runs of equal counts shortened: `2, 0 ×19`.
-  const runs: { calls: number; count: number }[] = [];
-  for (const line of lines) {
-    const last = runs.at(-1);
-    if (last?.calls === line.model_calls) last.count++;
-    else runs.push({ calls: line.model_calls, count: 1 });
-  }
-  const sequence = runs.map((run) => (run.count === 1 ? `${run.calls}` : `${run.calls} ×${run.count}`)).join(', ');
+  const sequence = callSequence(lines);
   process.stdout.write(
     `${[
       `guard agent loop on ${summary.tasks} EICU-AC tasks, scored against SQLite's own reading (model: ${model.id})`,

@@ -8,6 +8,7 @@ import { evalPackCommand, evalSpecCommand } from './eval-command.ts';
 import { guardAgentCheckCommand, guardAgentCompileCommand } from './guard-agent-check.ts';
 import { evalGuardAgentCommand } from './guard-agent-command.ts';
 import { evalGuardAgentLoopCommand } from './guard-agent-eval.ts';
+import { evalGuardAgentRulesCommand } from './guard-agent-rules-eval.ts';
 import { mcpCommand } from './mcp-command.ts';
 import { replayCommand, startCommand } from './replay-command.ts';
 import { reviewCommand } from './review-command.ts';
@@ -159,6 +160,29 @@ evaluate
   .option('--json', 'print the summary as JSON')
   .action(evalGuardAgentLoopCommand);
 
+evaluate
+  .command('guard-agent-rules')
+  .description(
+    'The guard agent on a rule request over web tasks, loop mode (CheckRule) against classify mode (CheckRule and Classify): accuracy, missed violations and model calls per task',
+  )
+  .option(
+    '--data <dir>',
+    'the rule set: request.md, spec.md, rules.json, profiles.json, tasks.json',
+    'data/webarena-rules',
+  )
+  .option('--modes <modes>', 'comma-separated: loop, classify', 'loop,classify')
+  .option('--limit <n>', 'tasks in classify mode, spread over the set (default: all)')
+  .option('--loop-limit <n>', 'tasks in loop mode, spread over the set (each may cost a plan and a code call)', '20')
+  .option('--model <name>', 'openai:…, anthropic:…, openai-compatible:…, exchange:<dir>')
+  .option('--base-url <url>', 'base URL of the model API')
+  .option('--record <file>', 'record every model call to this file')
+  .option('--replay <file>', 'answer model calls from this recording instead of a model')
+  .option('--out <file>', 'also write one JSON line per task and mode')
+  .option('--timeout <seconds>', 'time limit of one model call (raise it for exchange:<dir>)', '120')
+  .option('--max-calls <n>', 'model calls allowed per mode', '200')
+  .option('--json', 'print the summaries as JSON')
+  .action(evalGuardAgentRulesCommand);
+
 const guardAgent = program
   .command('guard-agent')
   .description("Guard an agent's input and output against a written guard request");
@@ -170,11 +194,16 @@ guardAgent
   .requiredOption('--request <file>', 'the guard request (text)')
   .requiredOption('--spec <file>', "the target agent's specification (text)")
   .requiredOption('--out <dir>', 'the program pack to write')
-  .option('--model <name>', 'openai:…, anthropic:…, openai-compatible:…')
+  .option('--model <name>', 'openai:…, anthropic:…, openai-compatible:…, exchange:<dir>')
   .option('--base-url <url>', 'base URL of the model API')
   .option('--replay <file>', 'answer model calls from a recording')
   .option('--memory <file>', 'the demonstration memory (SQLite file)')
   .option('--seed <file>', 'demonstrations to add first (JSON list)')
+  .option(
+    '--functions <names>',
+    'comma-separated toolbox functions the request can use, e.g. CheckRule,Classify (default: all but Classify)',
+  )
+  .option('--timeout <seconds>', 'time limit of one model call (raise it for exchange:<dir>)', '120')
   .action(guardAgentCompileCommand);
 guardAgent
   .command('check')
@@ -183,10 +212,18 @@ guardAgent
   .requiredOption('--spec <file>', "the target agent's specification (text)")
   .requiredOption('--input <file>', "the agent's input (JSON or text)")
   .requiredOption('--output <file>', "the agent's output (JSON or text)")
-  .option('--model <name>', 'the model for the plan-code-debug loop (openai:…, anthropic:…, openai-compatible:…)')
+  .option(
+    '--model <name>',
+    'the model for the plan-code-debug loop and Classify (openai:…, anthropic:…, openai-compatible:…, exchange:<dir>)',
+  )
   .option('--base-url <url>', 'base URL of the model API')
   .option('--replay <file>', 'answer model calls from a recording')
   .option('--compiled <pack>', 'a compiled guard program pack to decide first, e.g. packs/sql-access-control')
+  .option(
+    '--functions <names>',
+    'comma-separated toolbox functions the request can use, e.g. CheckRule,Classify (default: all but Classify)',
+  )
+  .option('--timeout <seconds>', 'time limit of one model call (raise it for exchange:<dir>)', '120')
   .option(
     '--memory <file>',
     'the memory (SQLite file; default: in memory): demonstrations, and the code that decided earlier tasks of each request, tried first',

@@ -3,11 +3,13 @@ import { join } from 'node:path';
 import { askStep, type StepRunner } from '../compiler/ask-step.ts';
 import type { Budget } from '../llm/budget.ts';
 import type { LanguageModel } from '../llm/language-model.ts';
+import { runClassified } from './classify-with-model.ts';
 import { compilePrompt, compileRepairPrompt } from './compile-prompts.ts';
 import { type DemonstrationMemory, taskValue } from './memory.ts';
 import { runProgramCode } from './program-pack.ts';
 import { staticCheck } from './static-check.ts';
-import { codeToolbox, describeToolbox } from './toolbox/code-toolbox.ts';
+import { Classifier, classifyFunction } from './toolbox/classify.ts';
+import { codeToolbox, describeToolbox, selectFunctions } from './toolbox/code-toolbox.ts';
 import type { Toolbox } from './toolbox/toolbox.ts';
 
 /** What compiling a guard request gave. */
@@ -41,9 +43,23 @@ export async function compileGuardProgram(options: {
   toolbox: Toolbox;
   out: string;
   maxRepairs?: number;
+  /** Time limit of one model call. Default 120 s. */
+  modelTimeoutMs?: number;
+  /**
+   * The toolbox functions the request can use, by name (default: all but `Classify`). With `Classify`, testing the
+   * program asks the model once per demonstration text not classified before (kept in the memory).
+   */
+  functions?: readonly string[];
 }): Promise<CompiledProgram> {
-  const runner: StepRunner = { model: options.model, budget: options.budget };
-  const functions = codeToolbox(options.toolbox);
+  const runner: StepRunner = {
+    model: options.model,
+    budget: options.budget,
+    ...(options.modelTimeoutMs === undefined ? {} : { timeoutMs: options.modelTimeoutMs }),
+  };
+  const base = codeToolbox(options.toolbox);
+  const classifier = new Classifier(options.memory);
+  const classify = classifyFunction(classifier);
+  const functions = selectFunctions([...base, classify], options.functions ?? base.map((item) => item.name));
   const toolbox = describeToolbox(functions);
   const demonstrations = options.memory.all().filter((item) => item.request === options.request);
   const test = async (code: string) => {
@@ -54,17 +70,18 @@ export async function compileGuardProgram(options: {
     if (problems.length > 0) return [`the code was rejected before running: ${problems.join('; ')}`];
     const failures: string[] = [];
     for (const [index, item] of demonstrations.entries()) {
-      const decision = await runProgramCode(
-        code,
-        { input: taskValue(item.input), output: taskValue(item.output) },
-        options.toolbox,
+      const task = { input: taskValue(item.input), output: taskValue(item.output) };
+      const decision = await runClassified(runner, classifier, () =>
+        runProgramCode(code, task, options.toolbox, [classify]),
       );
       const got =
-        typeof decision === 'string'
-          ? decision
-          : 'abstain' in decision
-            ? `abstained (${decision.abstain})`
-            : `label ${decision.label}`;
+        decision === undefined
+          ? 'asked Classify new questions on every run'
+          : typeof decision === 'string'
+            ? decision
+            : 'abstain' in decision
+              ? `abstained (${decision.abstain})`
+              : `label ${decision.label}`;
       if (got !== `label ${item.label}`)
         failures.push(`task ${index + 1}: expected label ${item.label}, the program ${got}`);
     }

@@ -4,11 +4,19 @@ import type { Budget } from '../llm/budget.ts';
 import type { LanguageModel } from '../llm/language-model.ts';
 import { runIsolated } from '../sandbox/run-function.ts';
 import { codePrompt, debugPrompt, planPrompt } from './agent-prompts.ts';
+import { runClassified } from './classify-with-model.ts';
 import type { AgentReason, GuardDecision, GuardReason } from './guard-program.ts';
 import { type DemonstrationMemory, taskText, taskValue } from './memory.ts';
 import type { ProgramPack } from './program-pack.ts';
 import { staticCheck } from './static-check.ts';
-import { codeToolbox, describeToolbox, type ToolboxFunction } from './toolbox/code-toolbox.ts';
+import { Classifier, classifyFunction } from './toolbox/classify.ts';
+import {
+  codeToolbox,
+  describeToolbox,
+  promptRulesOf,
+  selectFunctions,
+  type ToolboxFunction,
+} from './toolbox/code-toolbox.ts';
 import type { Toolbox } from './toolbox/toolbox.ts';
 
 /** A guard request to decide: the request, the target agent's specification, and its input and output. */
@@ -17,6 +25,11 @@ export interface GuardQuery {
   spec: string;
   input: unknown;
   output: unknown;
+  /**
+   * The toolbox functions the request can use, by name: the prompts show only these, with only the rules they need.
+   * Default: every function that calls no model (all but `Classify`).
+   */
+  functions?: readonly string[];
 }
 
 /** The decision and how it was reached. */
@@ -62,6 +75,7 @@ const reasonSchema = z.discriminatedUnion('kind', [
   }),
   z.object({ kind: z.literal('rule'), rule: z.string(), user: z.record(z.string(), z.unknown()) }),
   z.object({ kind: z.literal('undetermined'), why: z.string() }),
+  z.object({ kind: z.literal('unconcerned'), why: z.string() }),
 ]);
 
 /** What guard code returned: a decision with typed reasons, an abstention, or what is wrong with it. */
@@ -89,8 +103,11 @@ type Run =
  * The GuardAgent loop: retrieve demonstrations, plan with the model, generate guard code that uses only the toolbox,
  * check it statically, run it in an isolate, and on error analyse and regenerate, at most `maxDebug` times. The
  * decision comes from the executed code only; when no code runs clean, the request is denied. A grant is turned into
- * a denial when a toolbox function reported that it could not determine something, or when the code consulted no
- * toolbox function: a read that cannot be determined denies. A compiled program, when given, decides first; then
+ * a denial when a toolbox function reported that it could not determine something, or, where the request's toolbox
+ * reads queries, when the code consulted no toolbox function: a read that cannot be determined denies. Elsewhere a
+ * grant that calls no toolbox function must say why no rule concerns the task (an `unconcerned` reason). Code may ask
+ * `Classify` (when the request names it) the judgements only reading a text can make: one model call per new text,
+ * cached in the memory. A compiled program, when given, decides first; then
  * the code kept from earlier tasks of the same request (when it still decides the memory's demonstrations for the
  * request as labelled); the loop runs only when they abstain or fail, and code that decided a task (its grant not
  * overruled) is kept.
@@ -103,26 +120,46 @@ type Run =
 export class GuardAgent {
   private readonly options: GuardAgentOptions;
   private readonly functions: ToolboxFunction[];
-  /** Programs checked against the memory's demonstrations, by request, code and demonstration count. */
+  /** The functions a request gets when it names none: all but those that call a model. */
+  private readonly defaultFunctions: string[];
+  private readonly classifier: Classifier;
+  /** `Classify`, answered by the model and cached in the memory; offered to kept, generated and compiled code. */
+  private readonly classify: ToolboxFunction;
+  private readonly runner: StepRunner;
+  /** Programs checked against the memory's demonstrations, by request, functions, code and demonstration count. */
   private readonly verified = new Map<string, boolean>();
 
   constructor(options: GuardAgentOptions) {
     this.options = options;
-    this.functions = codeToolbox(options.toolbox, options.functions);
+    const base = codeToolbox(options.toolbox, options.functions);
+    this.classifier = new Classifier(options.memory);
+    this.classify = classifyFunction(this.classifier);
+    this.functions = [...base, this.classify];
+    this.defaultFunctions = base.map((item) => item.name);
+    this.runner = {
+      model: options.model,
+      budget: options.budget,
+      ...(options.modelTimeoutMs === undefined ? {} : { timeoutMs: options.modelTimeoutMs }),
+    };
   }
 
-  /** Runs guard code on a task in the isolate; the decision, with a grant overruled when nothing determined it. */
-  private async run(code: string, input: unknown, output: unknown): Promise<Run> {
+  /** Runs guard code once in the isolate; the decision, with a grant overruled when nothing determined it. */
+  private async runOnce(
+    code: string,
+    input: unknown,
+    output: unknown,
+    functions: readonly ToolboxFunction[],
+  ): Promise<Run> {
     const problems = staticCheck(
       code,
-      this.functions.map((item) => item.name),
+      functions.map((item) => item.name),
     );
     if (problems.length > 0)
       return { ok: false, error: `the code was rejected before running: ${problems.join('; ')}` };
     let calls = 0;
     const undetermined: string[] = [];
     const implementations = Object.fromEntries(
-      this.functions.map((item) => [
+      functions.map((item) => [
         item.name,
         (...args: unknown[]) => {
           calls++;
@@ -144,25 +181,54 @@ export class GuardAgent {
     if (typeof decision === 'string') return { ok: false, error: decision };
     if ('abstain' in decision)
       return { ok: false, abstain: decision.abstain, error: `the code abstained: ${decision.abstain}` };
-    if (decision.label === 0 && (calls === 0 || undetermined.length > 0)) {
+    // Where the toolbox reads queries, what was read must be determined: a grant that read nothing is overruled.
+    const determinesReads = functions.some((item) => item.undetermined !== undefined);
+    if (decision.label === 0 && ((determinesReads && calls === 0) || undetermined.length > 0)) {
       const why =
         calls === 0
           ? 'the code granted without consulting the toolbox, so what was read is not determined'
           : `the code granted although the toolbox could not determine the task: ${undetermined.join('; ')}`;
       return { ok: true, label: 1, reasons: [{ kind: 'undetermined', why }], overruled: true };
     }
+    if (decision.label === 0 && calls === 0 && !decision.reasons.some((reason) => reason.kind === 'unconcerned'))
+      return {
+        ok: false,
+        error:
+          'the code granted without calling the toolbox and without saying why: a grant that calls no toolbox function needs an `unconcerned` reason saying why no rule of the guard request concerns the task',
+      };
     return { ok: true, label: decision.label, reasons: decision.reasons, overruled: false };
   }
 
+  /** Runs guard code on a task, asking the model the classifications it needs first (see `runClassified`). */
+  private async run(
+    code: string,
+    input: unknown,
+    output: unknown,
+    functions: readonly ToolboxFunction[],
+  ): Promise<Run> {
+    const run = await runClassified(this.runner, this.classifier, () => this.runOnce(code, input, output, functions));
+    return (
+      run ?? {
+        ok: false,
+        error: `the code asked \`Classify\` new questions on every run: ask it with fixed questions and labels`,
+      }
+    );
+  }
+
   /** Whether kept code still decides every demonstration of the request in memory as labelled. */
-  private async passesDemonstrations(request: string, code: string): Promise<boolean> {
+  private async passesDemonstrations(
+    request: string,
+    code: string,
+    functions: readonly ToolboxFunction[],
+  ): Promise<boolean> {
     const demonstrations = this.options.memory.all().filter((item) => item.request === request);
-    const key = `${demonstrations.length}\u0000${request}\u0000${code}`;
+    const names = functions.map((item) => item.name).join(',');
+    const key = `${demonstrations.length}\u0000${names}\u0000${request}\u0000${code}`;
     let passes = this.verified.get(key);
     if (passes === undefined) {
       passes = true;
       for (const item of demonstrations) {
-        const run = await this.run(code, taskValue(item.input), taskValue(item.output));
+        const run = await this.run(code, taskValue(item.input), taskValue(item.output), functions);
         if (!run.ok || run.label !== item.label) {
           passes = false;
           break;
@@ -176,39 +242,45 @@ export class GuardAgent {
   async check(query: GuardQuery): Promise<GuardResult> {
     const { compiled, memory } = this.options;
     if (compiled !== undefined) {
-      const decision = await compiled.decide({ input: query.input, output: query.output }, this.options.toolbox);
-      if (!('abstain' in decision)) return { ...decision, decidedBy: 'compiled', plan: [], attempts: [] };
+      const task = { input: query.input, output: query.output };
+      const decision = await runClassified(this.runner, this.classifier, () =>
+        compiled.decide(task, this.options.toolbox, [this.classify]),
+      );
+      if (decision !== undefined && !('abstain' in decision))
+        return { ...decision, decidedBy: 'compiled', plan: [], attempts: [] };
     }
+    const functions = selectFunctions(this.functions, query.functions ?? this.defaultFunctions);
     const decided = (run: Run & { ok: true }) => ({
       label: run.label,
       reasons: run.reasons,
       guardedOutput: run.label === 0 ? query.output : null,
     });
     for (const { code } of memory.programs(query.request)) {
-      if (!(await this.passesDemonstrations(query.request, code))) continue;
-      const run = await this.run(code, query.input, query.output);
+      if (!(await this.passesDemonstrations(query.request, code, functions))) continue;
+      const run = await this.run(code, query.input, query.output, functions);
       if (!run.ok) continue;
       memory.keepProgram(query.request, code);
       return { ...decided(run), decidedBy: 'program', plan: [], attempts: [{ code }] };
     }
-    const runner: StepRunner = {
-      model: this.options.model,
-      budget: this.options.budget,
-      ...(this.options.modelTimeoutMs === undefined ? {} : { timeoutMs: this.options.modelTimeoutMs }),
-    };
-    const toolbox = describeToolbox(this.functions);
     const demonstrations = memory.retrieve(
       taskText(query.input),
       taskText(query.output),
       this.options.demonstrations ?? 3,
     );
     const task = { input: query.input, output: query.output };
-    const context = { request: query.request, spec: query.spec, toolbox, demonstrations };
-    const { plan } = await askStep(runner, planPrompt, { ...context, ...task });
-    let { code } = await askStep(runner, codePrompt, { ...context, ...task, plan });
+    const shown = {
+      request: query.request,
+      toolbox: describeToolbox(functions),
+      toolboxRules: promptRulesOf(functions),
+      access: functions.some((item) => item.name === 'CheckAccess'),
+      classify: functions.some((item) => item.name === 'Classify'),
+    };
+    const context = { ...shown, spec: query.spec, demonstrations };
+    const { plan } = await askStep(this.runner, planPrompt, { ...context, ...task });
+    let { code } = await askStep(this.runner, codePrompt, { ...context, ...task, plan });
     const attempts: GuardResult['attempts'] = [];
     for (let round = 0; ; round++) {
-      const run = await this.run(code, query.input, query.output);
+      const run = await this.run(code, query.input, query.output, functions);
       if (run.ok) {
         attempts.push({ code });
         // Code whose grant was overruled is not kept: it would deny every later task it grants.
@@ -217,7 +289,7 @@ export class GuardAgent {
       }
       attempts.push({ code, error: run.error });
       if (round >= (this.options.maxDebug ?? 3)) break;
-      code = (await askStep(runner, debugPrompt, { code, error: run.error, toolbox, ...task })).code;
+      code = (await askStep(this.runner, debugPrompt, { ...shown, ...task, plan, code, error: run.error })).code;
     }
     return {
       label: 1,

@@ -14,12 +14,14 @@ export type GuardReason =
 
 /**
  * Why generated guard code denied, as the code prompt declares it: the role and the inaccessible tables with their
- * columns, the broken rule with the user information it was checked against, or why the task could not be decided.
+ * columns, the broken rule with the user information it was checked against, why the task could not be decided, or
+ * (granting) why no rule of the request concerns the task.
  */
 export type AgentReason =
   | { kind: 'access'; role: string; tables: string[]; columns: Record<string, string[]> }
   | { kind: 'rule'; rule: string; user: Record<string, unknown> }
-  | { kind: 'undetermined'; why: string };
+  | { kind: 'undetermined'; why: string }
+  | { kind: 'unconcerned'; why: string };
 
 /** The guard's decision: label 0 grants, 1 denies; the guarded output is the agent's output, or null when denied. */
 export interface GuardDecision {

@@ -3,6 +3,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { distance } from 'fastest-levenshtein';
 import { z } from 'zod';
 import { parseInput, parseJsonText } from '../model/parse-input.ts';
+import type { ClassificationStore } from './toolbox/classify.ts';
 
 /** A solved guard task: the agent's input and output, the plan and code that decided it, and the label. */
 export interface Demonstration {
@@ -89,9 +90,9 @@ export function taskValue(text: string): unknown {
 const keyOf = (input: string, output: string) => `${input}\n${output}`;
 
 /**
- * The guard agent's memory: demonstrations, and the programs that decided earlier tasks of each guard request, in an
- * embedded SQLite database (`node:sqlite`); demonstrations are retrieved by Levenshtein distance over
- * input and output as in the GuardAgent paper. A lower bound on the distance from lengths and shared 3-grams (one
+ * The guard agent's memory: demonstrations, the programs that decided earlier tasks of each guard request, and the
+ * answers of `Classify` by text, in an embedded SQLite database (`node:sqlite`); demonstrations are retrieved by
+ * Levenshtein distance over input and output as in the GuardAgent paper. A lower bound on the distance from lengths and shared 3-grams (one
  * edit changes at most three 3-grams) orders the demonstrations and rules out those it proves farther; exact
  * distances are computed only for the rest, at most a budget of them.
  *
@@ -102,7 +103,7 @@ const keyOf = (input: string, output: string) => `${input}\n${output}`;
  * const [best] = memory.retrieve(input, output, 1);
  * ```
  */
-export class DemonstrationMemory {
+export class DemonstrationMemory implements ClassificationStore {
   private readonly database: DatabaseSync;
   private readonly indexed: Indexed[] = [];
 
@@ -114,6 +115,7 @@ export class DemonstrationMemory {
     database.exec(`CREATE TABLE IF NOT EXISTS programs (
       id INTEGER PRIMARY KEY, request TEXT NOT NULL, code TEXT NOT NULL, decided INTEGER NOT NULL DEFAULT 0,
       UNIQUE (request, code))`);
+    database.exec('CREATE TABLE IF NOT EXISTS classifications (key TEXT PRIMARY KEY, labels TEXT NOT NULL)');
     const rows = database
       .prepare('SELECT request, input, output, plan, code, label, source FROM demonstrations ORDER BY id')
       .all() as unknown as Demonstration[];
@@ -199,6 +201,21 @@ export class DemonstrationMemory {
     return this.database
       .prepare('SELECT code, decided FROM programs WHERE request = ? ORDER BY decided DESC, id DESC')
       .all(request) as { code: string; decided: number }[];
+  }
+
+  /** The labels a classification of guard code was answered with (see `Classifier`), by its key. */
+  classification(key: string): string[] | undefined {
+    const row = this.database.prepare('SELECT labels FROM classifications WHERE key = ?').get(key) as
+      | { labels: string }
+      | undefined;
+    return row === undefined ? undefined : (JSON.parse(row.labels) as string[]);
+  }
+
+  /** Keeps a classification's answer, so that a text seen before costs no model call. */
+  keepClassification(key: string, labels: readonly string[]): void {
+    this.database
+      .prepare('INSERT OR REPLACE INTO classifications (key, labels) VALUES (?, ?)')
+      .run(key, JSON.stringify(labels));
   }
 
   /** Every demonstration, oldest first. */

@@ -7,7 +7,7 @@ import { parseInput, parseJsonText } from '../model/parse-input.ts';
 import { loadTypeScriptFrom } from '../pack/typescript-loader.ts';
 import { runIsolated } from '../sandbox/run-function.ts';
 import type { GuardDecision, GuardProgram, GuardReason, GuardTask } from './guard-program.ts';
-import { codeToolbox } from './toolbox/code-toolbox.ts';
+import { codeToolbox, type ToolboxFunction } from './toolbox/code-toolbox.ts';
 import type { Toolbox } from './toolbox/toolbox.ts';
 
 const manifestSchema = z.object({
@@ -40,8 +40,15 @@ export interface ProgramPack {
   examples: ProgramExample[];
   /** The program of a reviewed pack, run in-process and synchronously; absent for generated programs. */
   program: GuardProgram | undefined;
-  /** Decides a task: in-process for a reviewed program, in an isolate for a generated one. */
-  decide(task: GuardTask, toolbox: Toolbox): Promise<GuardDecision | { abstain: string }>;
+  /**
+   * Decides a task: in-process for a reviewed program, in an isolate for a generated one, which may also call the
+   * `functions` given (such as `Classify`) besides the toolbox.
+   */
+  decide(
+    task: GuardTask,
+    toolbox: Toolbox,
+    functions?: readonly ToolboxFunction[],
+  ): Promise<GuardDecision | { abstain: string }>;
 }
 
 /** Reads what generated program code returned: an abstention, a decision, or a problem. */
@@ -59,13 +66,14 @@ export function programResult(value: unknown, output: unknown): GuardDecision | 
   };
 }
 
-/** Runs generated program code on a task in an isolate, with the toolbox as JSON host functions. */
+/** Runs generated program code on a task in an isolate, with the toolbox and any `extra` functions as JSON host functions. */
 export async function runProgramCode(
   code: string,
   task: GuardTask,
   toolbox: Toolbox,
+  extra: readonly ToolboxFunction[] = [],
 ): Promise<GuardDecision | { abstain: string } | string> {
-  const functions = Object.fromEntries(codeToolbox(toolbox).map((item) => [item.name, item.run]));
+  const functions = Object.fromEntries(codeToolbox(toolbox, extra).map((item) => [item.name, item.run]));
   const ran = await runIsolated({
     source: code,
     entry: 'program',
@@ -109,8 +117,8 @@ export async function loadProgramPack(dir: string): Promise<ProgramPack> {
       reviewed: false,
       examples,
       program: undefined,
-      decide: async (task, toolbox) => {
-        const result = await runProgramCode(code, task, toolbox);
+      decide: async (task, toolbox, functions) => {
+        const result = await runProgramCode(code, task, toolbox, functions);
         return typeof result === 'string'
           ? {
               label: 1,

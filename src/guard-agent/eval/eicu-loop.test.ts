@@ -78,7 +78,10 @@ describe('the guard agent loop on EICU-AC', () => {
   });
   it('replays the recorded run of a chat model answering exchange requests, labelled so, with the figures it printed', async () => {
     const recorded = join(root, 'data/eicu-ac/guard-agent-loop.recording.json');
-    assert.equal((await readCassette(recorded)).source, 'exchange: a chat model answering the request files');
+    assert.match(
+      (await readCassette(recorded)).source,
+      /^exchange: a chat model answering the request files; re-keyed/,
+    );
     const run = spawnSync(
       process.execPath,
       [join(root, 'src/cli/main.ts'), 'eval', 'guard-agent-loop', '--replay', recorded, '--limit', '20', '--json'],
@@ -86,7 +89,7 @@ describe('the guard agent loop on EICU-AC', () => {
     );
     assert.equal(run.status, 0, run.stderr);
     const summary = JSON.parse(run.stdout) as Record<string, unknown>;
-    assert.equal(summary.model, 'replay:exchange: a chat model answering the request files');
+    assert.match(String(summary.model), /^replay:exchange: a chat model answering the request files; re-keyed/);
     assert.deepEqual(
       [summary.tasks, summary.lpa, summary.lpp, summary.lpr, summary.cca, summary.model_calls],
       [20, 1, 1, 1, 1, 2],

@@ -1,3 +1,4 @@
+import { AgentGuardError } from '../../errors.ts';
 import type { Permissions } from './grants.ts';
 import type { Toolbox } from './toolbox.ts';
 
@@ -13,7 +14,18 @@ export interface ToolboxFunction {
    * does not: a guard that grants after such a result is denied.
    */
   undetermined?: (result: unknown) => string | undefined;
+  /**
+   * What the prompts state when this function is in the toolbox shown, because its results need it (a SQL reader's
+   * rule on reads that cannot be determined, its dialect). Shown once however many functions carry the same rule.
+   */
+  promptRules?: readonly string[];
 }
+
+/** The rule of every function that determines what a query reads (`undetermined` set): a read is never assumed. */
+const readRule =
+  'What the target agent read must be determined, never assumed: a task whose output holds no query (missing, null, empty, or the text "null") has a read that cannot be determined, and is denied with an `undetermined` reason. This is enforced after your code runs: a grant is turned into a denial when a toolbox function reported that it could not determine something (`ok: false`), or when the code granted without calling any toolbox function.';
+const dialectRule =
+  "Each SQL function of the toolbox names the dialect it reads: use the one that matches the target agent's database, as its specification says.";
 
 /** The reason of an `{ ok: false, reason }` result. */
 const notOk = (result: unknown) => {
@@ -98,6 +110,7 @@ export function codeToolbox(toolbox: Toolbox, extra: readonly ToolboxFunction[] 
         return access.ok ? { ok: true, tables: tablesOf(access.tables) } : access;
       },
       undetermined: notOk,
+      promptRules: [readRule, dialectRule],
     },
     {
       name: 'SqliteReads',
@@ -110,6 +123,7 @@ export function codeToolbox(toolbox: Toolbox, extra: readonly ToolboxFunction[] 
         return reads.ok ? { ok: true, tables: tablesOf(reads.tables) } : reads;
       },
       undetermined: notOk,
+      promptRules: [readRule, dialectRule],
     },
     {
       name: 'GrantsOf',
@@ -128,6 +142,35 @@ export function codeToolbox(toolbox: Toolbox, extra: readonly ToolboxFunction[] 
     },
   ];
   return [...base, ...extra];
+}
+
+/**
+ * The functions a guard request can use, in the toolbox's order: those named, or all when `names` is undefined. An
+ * unknown name is an error naming the known ones.
+ *
+ * @example
+ * ```ts
+ * const shown = selectFunctions(codeToolbox(createToolbox()), ['CheckRule']);
+ * ```
+ */
+export function selectFunctions(
+  functions: readonly ToolboxFunction[],
+  names: readonly string[] | undefined,
+): ToolboxFunction[] {
+  if (names === undefined) return [...functions];
+  const known = new Set(functions.map((item) => item.name));
+  const unknown = names.filter((name) => !known.has(name));
+  if (unknown.length > 0)
+    throw new AgentGuardError(
+      'invalid_input',
+      `unknown toolbox function ${unknown.map((name) => `\`${name}\``).join(', ')}: known are ${[...known].map((name) => `\`${name}\``).join(', ')}`,
+    );
+  return functions.filter((item) => names.includes(item.name));
+}
+
+/** The rules the prompts state for a toolbox: those its functions carry, each once, in order. */
+export function promptRulesOf(functions: readonly ToolboxFunction[]): string[] {
+  return [...new Set(functions.flatMap((item) => item.promptRules ?? []))];
 }
 
 /** The toolbox as the model is shown it. */

@@ -32,6 +32,7 @@ describe('readReply', () => {
     }
     assert.equal(readReply('').answer, 'unsure');
     assert.equal(readReply('No problem, go ahead.').answer, 'yes');
+    assert.equal(readReply("If the cost is above $200, I won't be able to proceed.").answer, 'no');
   });
 });
 
@@ -81,7 +82,8 @@ describe('readReply never moves toward allow', () => {
 interface Labelled {
   text: string;
   label: Answer;
-  source: 'recorded' | 'written';
+  /** `recorded`: the sample the lexicon was written against; `held-out`: labelled before it was read by it. */
+  source: 'recorded' | 'held-out' | 'written';
 }
 
 describe('readReply on labelled answers to confirmation requests', () => {
@@ -101,7 +103,7 @@ describe('readReply on labelled answers to confirmation requests', () => {
     }
   });
   it('finds the yeses of the recorded runs with few misses', () => {
-    const recorded = labelled.filter((item) => item.source === 'recorded');
+    const recorded = labelled.filter((item) => item.source !== 'written');
     const yes = score(recorded, 'yes');
     assert.ok(yes.precision >= 0.97 && yes.recall >= 0.95, JSON.stringify(yes));
     assert.equal(score(recorded, 'no').precision, 1);

@@ -50,6 +50,7 @@ const refusal = new RegExp(
   [
     String.raw`^(no(?! (problem|worries|doubt))|nope|nah|not yet|not now|wait|hold on|hold off|hang on|never ?mind|stop)\b`,
     String.raw`\b(don't|do not|please don't|not|never) (proceed|go ahead|book|cancel|change|upgrade|downgrade|update|charge|do (it|that|this))\b`,
+    String.raw`\b(won't|will not|can't|cannot|can not|unable to|wouldn't|would not|don't want to|do not want to)( be able to)? (proceed|go ahead)\b`,
     String.raw`\b(i'd|i would) (rather|prefer) not\b`,
     String.raw`\bno,? thank(s| you)\b`,
     String.raw`\blet me think\b|\bi('ll| will) think about it\b|\b(i've |i have |i )?changed my mind\b|\bon second thoughts?\b`,

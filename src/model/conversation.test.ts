@@ -128,6 +128,12 @@ describe('message text', () => {
     assert.equal(conversation.answerAt(3)?.answer, 'no');
     assert.equal(conversation.messages[1]?.role === 'assistant' && conversation.messages[1].toolCalls.length, 1);
   });
+  it('reads a message again when its text changed since a conversation was built from it', () => {
+    const reply: Message = { role: 'user', text: 'Yes, go ahead.' };
+    assert.equal(new Conversation([reply]).answerAt(0)?.answer, 'yes');
+    (reply as { text: string }).text = 'Please d\u200bon\u2019t go ahead.';
+    assert.equal(new Conversation([reply]).answerAt(0)?.answer, 'no');
+  });
 });
 
 describe('before', () => {

@@ -65,11 +65,19 @@ interface Shared {
   asks: boolean[];
 }
 
+/**
+ * Messages whose text was found canonical, with that text: `before` and conversations rebuilt from the same messages
+ * read no text again, and a message whose text was changed since is read afresh.
+ */
+const canonical = new WeakMap<Message, string>();
+
 /** A message with its text in canonical form (see `canonicalText`); the same object when it already is. */
 function canonicalMessage(message: Message): Message {
-  if (message.role === 'tool') return message;
+  if (message.role === 'tool' || canonical.get(message) === message.text) return message;
   const text = canonicalText(message.text);
-  return text === message.text ? message : { ...message, text };
+  const result = text === message.text ? message : { ...message, text };
+  canonical.set(result, text);
+  return result;
 }
 
 /**

@@ -291,6 +291,23 @@ describe('the SQLite audit log', () => {
     assert.match(errors.at(-1) ?? '', /^1 record\(s\) given up at close: /);
   });
 
+  it('keeps at most 100,000 records waiting, drops and reports later ones, and writes the kept ones after', async () => {
+    const file = join(dir, 'full.db');
+    const errors: string[] = [];
+    const log = await openAuditLog(file, { onError: (error) => errors.push(error.message) });
+    const holder = new DatabaseSync(file);
+    holder.exec('BEGIN EXCLUSIVE');
+    for (let index = 0; index < 100_002; index++) log.append(thought(`t${index}`));
+    assert.equal(errors.filter((message) => /later records are dropped/.test(message)).length, 1);
+    holder.exec('COMMIT');
+    holder.close();
+    await assert.rejects(log.flush(), /holds 100000 records it cannot write/);
+    assert.equal((await verifyAuditLog(log)).records, 100_000);
+    const [last] = await log.last(1);
+    assert.equal(JSON.parse(last?.body ?? '{}').call.id, 't99999');
+    await log.close();
+  });
+
   it('writes the records it kept once the store can be written again', async () => {
     const file = join(dir, 'recovers.db');
     const log = await openAuditLog(file, { onError: () => {}, stallMs: 50 });

@@ -114,6 +114,7 @@ export class AuditLog implements AuditSink {
         entry = { time: record.time, body: auditBody(record) };
       } catch (error) {
         entry = new Error(`a record of \`${record.call.name}\` cannot be serialised: ${(error as Error).message}`);
+        this.onError(entry);
       }
     }
     this.queue.push({ entry, at: performance.now() });
@@ -138,17 +139,16 @@ export class AuditLog implements AuditSink {
         wait = Math.min(wait * 2, retryMs.most);
         continue;
       }
-      wait = retryMs.first;
-      this.outage = undefined;
-      this.reported = undefined;
-      this.dropped = undefined;
+      if (entries.length > 0) {
+        wait = retryMs.first;
+        this.outage = undefined;
+        this.reported = undefined;
+        this.dropped = undefined;
+      }
       this.queue.splice(0, batch.length);
       batch.forEach(({ entry }, index) => {
         if (entry instanceof Error)
           this.failures.push({ start: this.settled + index, end: this.settled + index + 1, error: entry });
-      });
-      batch.forEach(({ entry }) => {
-        if (entry instanceof Error && entry !== this.dropped) this.onError(entry);
       });
       this.settled += batch.length;
       this.wake();

@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { after, before, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
@@ -92,6 +93,8 @@ it('a lock held on the SQLite audit file slows neither health nor unaudited requ
   };
 
   const lock = await holdLock();
+  const delay = monitorEventLoopDelay({ resolution: 5 });
+  delay.enable();
   // Checks that wait for their record: the first ones are answered 503 at the audit deadline, later ones once the
   // lock is released, within their deadline.
   const early = ['early-1', 'early-2', 'early-3'].map(async (id) => ({ id, status: (await check(id)).status }));
@@ -110,6 +113,7 @@ it('a lock held on the SQLite audit file slows neither health nor unaudited requ
   );
   const late = ['late-1', 'late-2'].map(async (id) => ({ id, status: (await check(id)).status }));
   await new Promise((resolve) => setTimeout(resolve, 300));
+  delay.disable();
   await lock.release();
   const lateAnswers = await Promise.all(late);
   assert.deepEqual(
@@ -119,7 +123,8 @@ it('a lock held on the SQLite audit file slows neither health nor unaudited requ
   assert.equal((await health()).status, 200);
 
   t.diagnostic(`free: ${JSON.stringify(free)}`);
-  t.diagnostic(`locked: ${JSON.stringify(locked)}`);
+  t.diagnostic(`locked: ${JSON.stringify(locked)}; largest event loop delay ${Math.round(delay.max / 1e6)} ms`);
+  assert.ok(delay.max / 1e6 < 250, `the event loop was held ${Math.round(delay.max / 1e6)} ms under the lock`);
   // Loose bounds: the lock used to hold the event loop for the busy timeout (seconds).
   assert.ok(locked.health.max < 250, `health under the lock: ${JSON.stringify(locked.health)}`);
   assert.ok(locked.badRequest.max < 250, `a 400 under the lock: ${JSON.stringify(locked.badRequest)}`);

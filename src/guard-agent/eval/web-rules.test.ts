@@ -138,4 +138,25 @@ describe('the guard agent on a rule request over web tasks', () => {
     assert.match(result.stdout, /classify \(toolbox CheckRule, Classify\) on 6 web tasks\n {2}accuracy 1\.0000/);
     assert.match(result.stdout, /per task in order: 3, 4, 1 ×4\n/);
   });
+  it('replays the recorded run of a chat model answering exchange requests, labelled so, with the figures it printed', () => {
+    const recorded = join(data, 'measured.recording.json');
+    const result = spawnSync(
+      process.execPath,
+      [join(root, 'src/cli/main.ts'), 'eval', 'guard-agent-rules', '--replay', recorded],
+      {
+        cwd: root,
+        encoding: 'utf8',
+      },
+    );
+    assert.equal(result.status, 0, result.stderr);
+    assert.match(result.stdout, /\(model: replay:exchange: a chat model answering the request files\)/);
+    assert.match(
+      result.stdout,
+      /loop \(toolbox CheckRule\) on 20 web tasks\n {2}accuracy 1\.0000, missed violations 0, false denials 0\n {2}model calls 40, 2\.00 per task/,
+    );
+    assert.match(
+      result.stdout,
+      /classify \(toolbox CheckRule, Classify\) on 80 web tasks\n {2}accuracy 1\.0000, missed violations 0, false denials 0\n {2}model calls 86, 1\.07 per task; per task in order: 4 ×2, 1 ×78\n/,
+    );
+  });
 });

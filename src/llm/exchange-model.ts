@@ -6,8 +6,10 @@ import { estimateTokens, type LanguageModel, type ModelRequest, type ModelRespon
 
 /**
  * A model that is a person (or any chat tool): each request is written to `<dir>/<n>-<step>.request.md`, and the
- * build waits for the answer in `<n>-<step>.answer.md` beside it. Useful where no model API is reachable. Nothing
- * reports tokens here, so the usage is estimated from the request and answer texts (`estimateTokens`) and marked so.
+ * build waits for the answer in `<n>-<step>.answer.md` beside it. An answer is taken once the file holds text that
+ * stays the same over one poll, so a file still being written is not read half-way (writing it elsewhere and renaming
+ * it into place is safest). Useful where no model API is reachable. Nothing reports tokens here, so the usage is
+ * estimated from the request and answer texts (`estimateTokens`) and marked so.
  *
  * @example
  * ```ts
@@ -33,20 +35,30 @@ export class ExchangeModel implements LanguageModel {
     const requestText = `# ${request.step}\n\n## system\n\n${request.system}\n\n${transcript}\n`;
     await writeFile(`${base}.request.md`, requestText);
     const answerFile = `${base}.answer.md`;
+    let seen: string | undefined;
     for (;;) {
-      try {
-        const text = await readFile(answerFile, 'utf8');
+      const text = await readAnswer(answerFile);
+      if (text !== undefined && text.trim() !== '' && text === seen) {
         return {
           text,
           usage: { inputTokens: estimateTokens(requestText), outputTokens: estimateTokens(text), estimated: true },
         };
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       }
+      seen = text;
       if (signal?.aborted) {
         throw new AgentGuardError('model_error', `no answer in \`${answerFile}\` before the time limit`);
       }
       await sleep(this.pollMs);
     }
+  }
+}
+
+/** The answer file's text, or `undefined` while it does not exist. */
+async function readAnswer(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
   }
 }

@@ -91,6 +91,23 @@ describe('ExchangeModel', () => {
     await writeFile(join(dir, '0001-map.test.answer.md'), 'the answer');
     assert.equal((await pending).text, 'the answer');
   });
+  it('waits while the answer file is empty or still changing, and takes it once it holds still', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'agentguard-exchange-'));
+    const model = new ExchangeModel(dir, 20);
+    const answer = join(dir, '0001-map.test.answer.md');
+    await writeFile(answer, '');
+    let settled = false;
+    const pending = model
+      .complete({ step: 'map.test', system: 'sys', messages: [{ role: 'user', content: 'hello' }] })
+      .finally(() => {
+        settled = true;
+      });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal(settled, false);
+    await writeFile(answer, '{"poli');
+    await writeFile(answer, '{"policies": []}');
+    assert.equal((await pending).text, '{"policies": []}');
+  });
   it('estimates tokens from the texts, marks them estimated, and so lets --max-tokens bind', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'agentguard-exchange-'));
     await writeFile(join(dir, '0001-map.test.answer.md'), '{"policies": []}');

@@ -20,6 +20,23 @@ describe('readReply', () => {
       words: ['yes', 'but first'],
     });
   });
+  it('reads a choice taken back or made to wait as no, though it holds no yes', () => {
+    const choices = [
+      "Let's use the remaining balance on the gift card.",
+      'Use my visa ending 7447',
+      'The second flight',
+    ];
+    for (const choice of choices) {
+      assert.equal(readReply(choice).answer, 'unsure', choice);
+      for (const after of ['Actually no, wait.', 'Hold on.', 'Never mind.', 'But first tell me the refund amount.']) {
+        assert.equal(readReply(`${choice} ${after}`).answer, 'no', `${choice} ${after}`);
+      }
+    }
+    assert.deepEqual(readReply('Use the gift card only if the refund is over $100.'), {
+      answer: 'no',
+      words: ['only if'],
+    });
+  });
   it('reads a refusal hidden by invisible characters as the refusal it shows', () => {
     const refusal = "Change of plan. Please don't go ahead with the cancellation.";
     for (const text of [refusal, refusal.replace("don't", 'd\u200bon\u2019t'), 'Please do n\u200bot go ahead.']) {

@@ -78,10 +78,12 @@ const condition = new RegExp(
     String.raw`\bbefore (that|doing (it|that|so)|proceeding|going ahead|booking|cancel\w*|chang\w*|confirming)\b`,
     String.raw`\b(only if|as long as|provided that|on (the )?condition|unless)\b|(^|[.!?;,]\s*)provided\b`,
     String.raw`\b(after|once|when) you (tell|let me know|confirm|check|show|give|send|explain)\b`,
-    String.raw`\bbut\b[^.!\n]*\?`,
   ].join('|'),
   'u',
 );
+
+/** After a yes, a "but …?" question: the yes waits for its answer. */
+const butQuestion = /\bbut\b[^.!\n]*\?/u;
 
 /** A question about what the action costs or returns: after an answer word alone, the yes waits for its answer. */
 const termsQuestion =
@@ -120,6 +122,15 @@ const no = (...words: string[]): ReplyReading => ({ answer: 'no', words });
 const answerWord = /^(yes|yeah|yep|yup|oui|sí|si|ja)$/u;
 const edges = /^[\s.!?,;]+|[\s.!?,;]+$/gu;
 
+/**
+ * A message with no yes in it: no when it takes something back or makes it wait ("Let's use the gift card. Actually
+ * no, wait."), since whatever it chose is not to be acted on yet; else unsure.
+ */
+function undecided(said: string): ReplyReading {
+  const held = retraction.exec(said) ?? condition.exec(said);
+  return held === null ? unsure() : no(held[0].replace(edges, ''));
+}
+
 function read(text: string): ReplyReading {
   const said = normalize(text);
   const refused = refusal.exec(said);
@@ -127,11 +138,11 @@ function read(text: string): ReplyReading {
   const agreed = [...said.matchAll(explicitYes)];
   const bare = bareYes.exec(said);
   const yes = bare ?? agreed[0];
-  if (yes === undefined) return unsure();
+  if (yes === undefined) return undecided(said);
   const words = [...(bare === null ? [] : [bare]), ...agreed].map((match) => match[0].replace(edges, ''));
   const retracted = retraction.exec(said.slice(yes.index + yes[0].length));
   if (retracted !== null) return no(...words, retracted[0].replace(edges, ''));
-  const waits = condition.exec(said);
+  const waits = condition.exec(said) ?? butQuestion.exec(said);
   if (waits !== null) return no(...words, waits[0].replace(edges, ''));
   // A bare yes stands alone: nothing but courtesy and punctuation beside it.
   if (agreed.length === 0 && said.replace(courtesy, '').replace(/[\s.,!;:'"-]+/gu, '') !== '') {
@@ -154,9 +165,10 @@ const asking = remembered((text) => request.test(normalize(text)));
  * Reads how a user message answers the agent's proposal. `yes` only for a clear yes ("yes", "sure", "of course", "go
  * for it", "do it", "alright", "sounds good", "please proceed", "I confirm") that nothing after takes back ("actually
  * no", "wait", "hold on", "never mind", "on second thought", "cancel that") or makes wait ("but first …", "only if",
- * "as long as", "after you tell me", a question the yes waits on); `no` for a refusal or hold, a retracted yes and a
- * conditional yes; `unsure` for everything else, such as a hedge ("I guess that's fine") or a "sure" that answers
- * another question ("Sure, my user id is …"). The text is read in its canonical form (see `canonicalText`).
+ * "as long as", "after you tell me", a question the yes waits on); `no` for a refusal or hold, a retracted yes, a
+ * conditional yes, and a message that takes back or makes wait whatever it chose ("The gift card. Actually no,
+ * wait."); `unsure` for everything else, such as a hedge ("I guess that's fine") or a "sure" that answers another
+ * question ("Sure, my user id is …"). The text is read in its canonical form (see `canonicalText`).
  *
  * @example
  * ```ts

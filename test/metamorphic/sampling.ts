@@ -16,7 +16,7 @@ function positiveInteger(text: string | undefined, fallback: number, name: strin
 export const size = positiveInteger(process.env.METAMORPHIC_SIZE, 3, 'METAMORPHIC_SIZE');
 
 /** The seed every variant is drawn from. */
-export const seed = positiveInteger(process.env.METAMORPHIC_SEED, 16, 'METAMORPHIC_SEED');
+const seed = positiveInteger(process.env.METAMORPHIC_SEED, 16, 'METAMORPHIC_SEED');
 
 /** The run's seed mixed with a name (FNV-1a), so that each input and kind draws its own variants. */
 function seedFor(name: string): number {

@@ -35,7 +35,7 @@ export function decided(verdict: Verdict, policy?: string): Decided {
 }
 
 /** Why a variant breaks the relation with its reference, or undefined when it keeps it. */
-export function breach(reference: Decided, variant: Decided): string | undefined {
+function breach(reference: Decided, variant: Decided): string | undefined {
   if (strictness[variant.decision] < strictness[reference.decision]) {
     return `moved from ${reference.decision} to ${variant.decision}`;
   }

@@ -1,8 +1,9 @@
 /**
  * What the MCP guard proxy adds to a tool call: the SDK's client calls the filesystem server directly and through
  * `agentguard mcp` with the mcp-filesystem pack (both over stdio, each on its own temporary folder), side by side in
- * one run, after a warm-up. Kinds: a read with no policy, a write of a new file (three policies, two lookups to the
- * server), and a refused `.env` write (the server is never called). Run: `npm run bench:mcp` (BENCH_CALLS sets the
+ * one run, after a warm-up. Kinds: a read of an existing file (one policy, four lookups to the server: without
+ * `--same-disk` the secrets files are searched), a write of a new file (three policies, four lookups), and a refused
+ * `.env` write (the server is never called). Run: `npm run bench:mcp` (BENCH_CALLS sets the
  * calls per kind, default 200).
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -114,8 +115,8 @@ export function formatMcpProxyBench(result: McpProxyFigures): string {
     `machine: ${cpu[0]?.model ?? 'unknown cpu'}, ${cpu.length} cores, Node ${process.version}`,
     '',
     `${'call'.padEnd(46)}${'direct'.padStart(9)}${'p99'.padStart(9)}${'proxied'.padStart(9)}${'p99'.padStart(9)}`,
-    row('read_text_file (no policy)', result.read),
-    row('write_file, new file (3 policies, 2 lookups)', result.write),
+    row('read_text_file (1 policy, 4 lookups)', result.read),
+    row('write_file, new file (3 policies, 4 lookups)', result.write),
     row('write_file .env (refused by the proxy)', result.refused),
   ].join('\n');
 }

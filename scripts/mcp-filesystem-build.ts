@@ -28,6 +28,7 @@ export function buildOptions(out: string) {
     tools: toolsListFile,
     helpers: join(packDir, 'guards', 'lib'),
     domain: 'mcp-filesystem',
+    guardReadOnly: 'read_text_file,read_file,read_media_file,read_multiple_files',
     rounds: '2',
     votes: '3',
     maxRepairs: '0',

@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { compileBuild } from '../src/cli/compile-command.ts';
 import { policyFile } from '../src/compiler/pack-layout.ts';
 import type { LanguageModel, ModelRequest } from '../src/llm/language-model.ts';
+import { realPathTool } from '../src/mcp/real-path.ts';
 import { readSpecDirectory } from '../src/pack/spec-directory.ts';
 import { buildOptions, listFilesystemTools, packDir, recordingFile, toolsListFile } from './mcp-filesystem-build.ts';
 import { reviewedCaseAnswers } from './reviewed-cases.ts';
@@ -34,8 +35,11 @@ const draft = (policy: ReturnType<typeof policiesOf>[number]) => ({
 
 /** Lookups a reviewed check makes, read from what it calls. */
 const lookupNames: [RegExp, string][] = [
-  [/outsideFinding|allowedDirectories/, 'list_allowed_directories'],
-  [/get_file_info/, 'get_file_info'],
+  [/outsideFinding|allowedDirectories|secretsFinding/, 'list_allowed_directories'],
+  [/secretsFinding/, realPathTool.name],
+  [/get_file_info|secretsFinding/, 'get_file_info'],
+  [/secretsFinding/, 'search_files'],
+  [/secretsFinding/, 'directory_tree'],
 ];
 
 /** Answers a compiler request from the committed pack: its spec, reviewed code and test cases. */
@@ -98,7 +102,9 @@ const reviewed: LanguageModel = {
 
 const { values } = parseArgs({ options: { 'keep-tools': { type: 'boolean' } } });
 if (values['keep-tools'] !== true) {
-  await writeFile(toolsListFile, `${JSON.stringify(await listFilesystemTools(), null, 2)}\n`);
+  // The server's tools, and the proxy's own lookup, which the guards call where the proxy runs beside the server.
+  const listed = (await listFilesystemTools()) as { tools: unknown[] };
+  await writeFile(toolsListFile, `${JSON.stringify({ ...listed, tools: [...listed.tools, realPathTool] }, null, 2)}\n`);
 }
 const out = await mkdtemp(join(tmpdir(), 'mcp-filesystem-record-'));
 const reports = await compileBuild({ ...buildOptions(out), record: recordingFile }, reviewed);

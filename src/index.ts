@@ -10,10 +10,16 @@
 
 export { AuditLog, isPostgresUrl, openAuditLog } from './audit/audit-log.ts';
 export {
+  type AskAnswer,
+  type AskOutcome,
+  type AskOutcomeRecord,
   type AuditRecord,
   type AuditSink,
+  askOutcomeRecord,
+  auditBody,
   auditRecord,
   conversationDigest,
+  isAskOutcomeRecord,
   type PackFingerprint,
 } from './audit/audit-record.ts';
 export { type AuditStats, auditStats, type ToolStats } from './audit/audit-stats.ts';

@@ -8,14 +8,15 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { fromOpenAIChat } from '../model/openai-chat.ts';
+import { writeFixturePack } from '../pack/fixture-pack.ts';
 import { loadPack } from '../pack/load-pack.ts';
 import { environmentFor } from '../replay/environment.ts';
 import { GuardRuntime } from '../runtime/guard-runtime.ts';
 import { openAuditLog } from './audit-log.ts';
-import { type AuditRecord, conversationDigest } from './audit-record.ts';
+import { type AskOutcomeRecord, type AuditRecord, conversationDigest } from './audit-record.ts';
 import { auditStats } from './audit-stats.ts';
 import { chainHash } from './audit-store.ts';
-import { canonicalJson } from './canonical-json.ts';
+import { canonicalJson, sha256Hex } from './canonical-json.ts';
 import { packFingerprint } from './pack-fingerprint.ts';
 import { verifyAuditLog } from './verify-chain.ts';
 
@@ -186,6 +187,77 @@ describe('the SQLite audit log', () => {
     assert.equal(report.ok, true, JSON.stringify(report.firstBad));
     assert.equal(report.records, 600);
     assert.equal(ids.size, 600);
+  });
+
+  it("records an ask's outcome after its verdict, linked to it, and sums the answers up", async () => {
+    const packDir = await writeFixturePack({
+      policies: [{ id: 'act.big', effect: 'ask', body: 'return args.n > 3 ? { message: "a big act" } : undefined;' }],
+    });
+    const file = join(dir, 'asks.db');
+    const log = await openAuditLog(file);
+    const runtime = new GuardRuntime([await loadPack(packDir)], { audit: log });
+    const context = {
+      conversation: fromOpenAIChat([], 'messages'),
+      invoker: { invoke: async () => ({}) },
+      now: new Date(),
+    };
+    const asked = { id: 'call_ask', name: 'act', arguments: { n: 9 } };
+    assert.equal((await runtime.check(asked, context)).decision, 'ask');
+    runtime.settleAsk(asked, { answer: 'approved', ran: true });
+    const declined = { id: 'call_declined', name: 'act', arguments: { n: 7 } };
+    await runtime.check(declined, context);
+    runtime.settleAsk(declined, { answer: 'declined', ran: false });
+    runtime.settleAsk({ id: 'call_elsewhere', name: 'act', arguments: { n: 5 } }, { answer: 'timed_out', ran: false });
+    await log.flush();
+    await runtime.close();
+
+    const entries = [];
+    for await (const entry of log.entries()) entries.push(entry);
+    const [ask, outcome, , declinedOutcome, unlinked] = entries.map(
+      (entry) => JSON.parse(entry.body) as AuditRecord | AskOutcomeRecord,
+    );
+    assert.equal((ask as AuditRecord).verdict.decision, 'ask');
+    assert.deepEqual(outcome, {
+      format: 1,
+      kind: 'ask_outcome',
+      time: outcome?.time,
+      call: asked,
+      outcome: { answer: 'approved', ran: true },
+      ask: { time: ask?.time, sha256: sha256Hex(entries[0]?.body ?? '') },
+    });
+    assert.deepEqual((declinedOutcome as AskOutcomeRecord).outcome, { answer: 'declined', ran: false });
+    assert.equal((declinedOutcome as AskOutcomeRecord).ask?.sha256, sha256Hex(entries[2]?.body ?? ''));
+    assert.equal((unlinked as AskOutcomeRecord).ask, null);
+    assert.equal((await verifyAuditLog(log)).ok, true);
+    const stats = await auditStats(log);
+    assert.equal(stats.records, 2);
+    assert.deepEqual(stats.decisions, { allow: 0, deny: 0, ask: 2 });
+    assert.deepEqual(stats.asks.approved, { count: 1, ran: 1 });
+    assert.deepEqual(stats.asks.declined, { count: 1, ran: 0 });
+    assert.deepEqual(stats.asks.timed_out, { count: 1, ran: 0 });
+    await log.close();
+
+    const verified = await verifyJson(file);
+    assert.equal(verified.code, 0);
+    const exported = (await run(process.execPath, [cli, 'audit', 'export', file])).stdout.trim().split('\n');
+    assert.deepEqual(JSON.parse(exported[1] ?? '').record.outcome, { answer: 'approved', ran: true });
+    const tail = (await run(process.execPath, [cli, 'audit', 'tail', file, '-n', '2'])).stdout;
+    assert.match(tail, /^#4 .* act \(call_declined\) ask declined, did not run\n#5 .* ask timed out, did not run/);
+    const summary = (await run(process.execPath, [cli, 'audit', 'stats', file])).stdout;
+    assert.match(summary, /^2 verdicts/);
+    assert.match(
+      summary,
+      /asks settled: 1 approved \(1 ran\), 1 declined \(0 ran\), 0 cancelled \(0 ran\), 1 timed out/,
+    );
+  });
+
+  it('settleAsk does nothing without an audit sink', async () => {
+    const packDir = await writeFixturePack({ policies: [{ id: 'act.any', effect: 'ask', body: 'return undefined;' }] });
+    const runtime = new GuardRuntime([await loadPack(packDir)]);
+    assert.doesNotThrow(() =>
+      runtime.settleAsk({ id: 'x', name: 'act', arguments: { n: 1 } }, { answer: 'cancelled', ran: false }),
+    );
+    await runtime.close();
   });
 
   it('flush rejects, and reports, records that could not be written', async () => {

@@ -1,6 +1,5 @@
-import type { AuditRecord, AuditSink } from './audit-record.ts';
+import { type AskOutcomeRecord, type AuditRecord, type AuditSink, auditBody } from './audit-record.ts';
 import type { AuditStore, PendingEntry, StoredEntry } from './audit-store.ts';
-import { canonicalJson } from './canonical-json.ts';
 
 /** Records written in one transaction at most. */
 const batchLimit = 500;
@@ -14,17 +13,6 @@ interface Waiter {
   until: number;
   resolve: () => void;
   reject: (error: Error) => void;
-}
-
-/** The record's canonical JSON; a record whose violation facts cannot be serialised keeps them as a note. */
-function serialise(record: AuditRecord): string {
-  try {
-    return canonicalJson(record);
-  } catch (error) {
-    const note = { unserialisable: (error as Error).message };
-    const violations = record.verdict.violations.map((violation) => ({ ...violation, facts: note }));
-    return canonicalJson({ ...record, verdict: { ...record.verdict, violations } });
-  }
 }
 
 /**
@@ -68,20 +56,18 @@ export class AuditLog implements AuditSink {
   }
 
   /** Queues one record; it is committed in the background. */
-  append(record: AuditRecord): void {
+  append(record: AuditRecord | AskOutcomeRecord): void {
     if (this.closed) {
       this.onError(
-        new Error(
-          `the audit log \`${this.location}\` is closed; a verdict of \`${record.call.name}\` was not recorded`,
-        ),
+        new Error(`the audit log \`${this.location}\` is closed; a record of \`${record.call.name}\` was not recorded`),
       );
       return;
     }
     let entry: PendingEntry | Error;
     try {
-      entry = { time: record.time, body: serialise(record) };
+      entry = { time: record.time, body: auditBody(record) };
     } catch (error) {
-      entry = new Error(`a verdict of \`${record.call.name}\` cannot be serialised: ${(error as Error).message}`);
+      entry = new Error(`a record of \`${record.call.name}\` cannot be serialised: ${(error as Error).message}`);
     }
     this.queue.push(entry);
     this.appended++;

@@ -36,10 +36,42 @@ export interface AuditRecord {
   durationUs: number;
 }
 
+/** What the person asked about a call answered; `unavailable` when no one could be asked. */
+export type AskAnswer = 'approved' | 'declined' | 'cancelled' | 'timed_out' | 'unavailable';
+
 /**
- * Where verdicts are appended. `append` returns at once and never throws: the record is written in the background,
- * and a failure is reported by the sink (see `AuditLog`), never to the caller deciding the call. The record shares
- * its objects with the verdict handed to the caller, so a sink serialises or copies it before `append` returns.
+ * What became of a call whose verdict was `ask`: the person's answer and whether the call then ran.
+ *
+ * @example
+ * ```ts
+ * runtime.settleAsk(call, { answer: 'approved', ran: true });
+ * ```
+ */
+export interface AskOutcome {
+  answer: AskAnswer;
+  ran: boolean;
+}
+
+/**
+ * The outcome of an ask as the audit log keeps it, appended after the record of the ask's verdict. `ask` links it to
+ * that record: the record's time and the SHA-256 of its canonical body (the chain entry whose `body` hashes to it).
+ */
+export interface AskOutcomeRecord {
+  format: 1;
+  kind: 'ask_outcome';
+  /** When the outcome was recorded (ISO 8601, UTC). */
+  time: string;
+  call: ToolCall;
+  outcome: AskOutcome;
+  /** The record of the ask's verdict; null when the runtime that recorded the outcome did not decide the ask. */
+  ask: { time: string; sha256: string } | null;
+}
+
+/**
+ * Where verdicts and ask outcomes are appended. `append` returns at once and never throws: the record is written in
+ * the background, and a failure is reported by the sink (see `AuditLog`), never to the caller deciding the call. The
+ * record shares its objects with the verdict handed to the caller, so a sink serialises or copies it before `append`
+ * returns.
  *
  * @example
  * ```ts
@@ -47,7 +79,40 @@ export interface AuditRecord {
  * ```
  */
 export interface AuditSink {
-  append(record: AuditRecord): void;
+  append(record: AuditRecord | AskOutcomeRecord): void;
+}
+
+/**
+ * Whether a stored record is an ask's outcome rather than a verdict.
+ *
+ * @example
+ * ```ts
+ * const record = JSON.parse(entry.body);
+ * if (!isAskOutcomeRecord(record)) console.log(record.verdict.decision);
+ * ```
+ */
+export function isAskOutcomeRecord(record: AuditRecord | AskOutcomeRecord): record is AskOutcomeRecord {
+  return 'kind' in record && record.kind === 'ask_outcome';
+}
+
+/**
+ * The canonical JSON body a record is chained with; a verdict whose violation facts cannot be serialised keeps them
+ * as a note.
+ *
+ * @example
+ * ```ts
+ * const sha256 = sha256Hex(auditBody(record)); // what an ask's outcome links to
+ * ```
+ */
+export function auditBody(record: AuditRecord | AskOutcomeRecord): string {
+  try {
+    return canonicalJson(record);
+  } catch (error) {
+    if (isAskOutcomeRecord(record)) throw error;
+    const note = { unserialisable: (error as Error).message };
+    const violations = record.verdict.violations.map((violation) => ({ ...violation, facts: note }));
+    return canonicalJson({ ...record, verdict: { ...record.verdict, violations } });
+  }
 }
 
 /**
@@ -101,5 +166,24 @@ export function auditRecord(
     },
     packs,
     durationUs: verdict.diagnostics.durationUs,
+  };
+}
+
+/**
+ * The audit record of an ask's outcome, linked to the record of the ask's verdict when it is known.
+ *
+ * @example
+ * ```ts
+ * sink.append(askOutcomeRecord(call, { answer: 'declined', ran: false }, null));
+ * ```
+ */
+export function askOutcomeRecord(call: ToolCall, outcome: AskOutcome, ask: AskOutcomeRecord['ask']): AskOutcomeRecord {
+  return {
+    format: 1,
+    kind: 'ask_outcome',
+    time: new Date().toISOString(),
+    call: { id: call.id, name: call.name, arguments: call.arguments },
+    outcome: { answer: outcome.answer, ran: outcome.ran },
+    ask,
   };
 }

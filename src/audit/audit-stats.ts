@@ -1,7 +1,7 @@
 import type { Decision } from '../model/verdict.ts';
 import { quantile } from '../replay/report.ts';
 import type { AuditLog } from './audit-log.ts';
-import type { AuditRecord } from './audit-record.ts';
+import { type AskAnswer, type AskOutcomeRecord, type AuditRecord, isAskOutcomeRecord } from './audit-record.ts';
 
 /** Counts of one tool's verdicts. */
 export interface ToolStats {
@@ -11,8 +11,12 @@ export interface ToolStats {
   ask: number;
 }
 
+/** How the asks of a log were settled: per answer, and how many of those calls then ran. */
+export type AskStats = Record<AskAnswer, { count: number; ran: number }>;
+
 /** What an audit log holds, summed up. */
 export interface AuditStats {
+  /** Verdict records (outcomes of asks not counted). */
   records: number;
   first?: string;
   last?: string;
@@ -22,12 +26,15 @@ export interface AuditStats {
   policies: Record<string, number>;
   /** Decision time over all records, in microseconds. */
   durationUs: { p50: number; p99: number };
+  /** The recorded outcomes of asks (see `GuardRuntime.settleAsk`). */
+  asks: AskStats;
   /** The distinct pack versions seen: `<domain> <pack hash, first 12 hex digits>`. */
   packs: string[];
 }
 
 /**
- * Reads the whole log and sums it up: decisions, per tool, violated policies, decision time and pack versions.
+ * Reads the whole log and sums it up: decisions, per tool, violated policies, decision time, the answers to asks and
+ * pack versions.
  *
  * @example
  * ```ts
@@ -41,12 +48,25 @@ export async function auditStats(log: AuditLog): Promise<AuditStats> {
     tools: {},
     policies: {},
     durationUs: { p50: 0, p99: 0 },
+    asks: {
+      approved: { count: 0, ran: 0 },
+      declined: { count: 0, ran: 0 },
+      cancelled: { count: 0, ran: 0 },
+      timed_out: { count: 0, ran: 0 },
+      unavailable: { count: 0, ran: 0 },
+    },
     packs: [],
   };
   const durations: number[] = [];
   const packs = new Set<string>();
   for await (const entry of log.entries()) {
-    const record = JSON.parse(entry.body) as AuditRecord;
+    const record = JSON.parse(entry.body) as AuditRecord | AskOutcomeRecord;
+    if (isAskOutcomeRecord(record)) {
+      const answer = stats.asks[record.outcome.answer];
+      answer.count++;
+      if (record.outcome.ran) answer.ran++;
+      continue;
+    }
     stats.records++;
     stats.first ??= record.time;
     stats.last = record.time;

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { type AuditLog, openAuditLog } from '../audit/audit-log.ts';
-import type { AuditRecord } from '../audit/audit-record.ts';
+import { type AskOutcomeRecord, type AuditRecord, isAskOutcomeRecord } from '../audit/audit-record.ts';
 import { auditStats } from '../audit/audit-stats.ts';
 import type { StoredEntry } from '../audit/audit-store.ts';
 import { canonicalJson } from '../audit/canonical-json.ts';
@@ -55,7 +55,13 @@ export async function auditTailCommand(target: string, options: { lines: string;
       process.stdout.write(`${exportLine(entry)}\n`);
       continue;
     }
-    const record = JSON.parse(entry.body) as AuditRecord;
+    const record = JSON.parse(entry.body) as AuditRecord | AskOutcomeRecord;
+    if (isAskOutcomeRecord(record)) {
+      process.stdout.write(
+        `#${entry.seq} ${record.time} ${record.call.name} (${record.call.id}) ask ${record.outcome.answer.replace('_', ' ')}, ${record.outcome.ran ? 'ran' : 'did not run'}\n`,
+      );
+      continue;
+    }
     const policies = record.verdict.violations.map((violation) => violation.policy).join(', ');
     process.stdout.write(
       `#${entry.seq} ${record.time} ${record.call.name} (${record.call.id}) ${record.verdict.decision}${policies === '' ? '' : `: ${policies}`}\n`,
@@ -74,6 +80,9 @@ export async function auditStatsCommand(target: string, options: { json?: boolea
     `${stats.records} verdicts${stats.first === undefined ? '' : ` from ${stats.first} to ${stats.last}`}`,
     `decisions: ${stats.decisions.allow} allow, ${stats.decisions.deny} deny, ${stats.decisions.ask} ask`,
     `decision time: p50 ${stats.durationUs.p50} µs, p99 ${stats.durationUs.p99} µs`,
+    `asks settled: ${Object.entries(stats.asks)
+      .map(([answer, { count, ran }]) => `${count} ${answer.replace('_', ' ')} (${ran} ran)`)
+      .join(', ')}`,
     `packs: ${stats.packs.join('; ') || 'none'}`,
     '',
     `${'tool'.padEnd(32)}${'calls'.padStart(8)}${'allow'.padStart(8)}${'deny'.padStart(8)}${'ask'.padStart(8)}`,

@@ -68,6 +68,7 @@ async function map(
     policy: string;
     tools: string;
     readOnly?: string;
+    guardReadOnly?: string;
     rounds: string;
     votes: string;
     toolguard?: boolean;
@@ -114,6 +115,7 @@ async function map(
     budget,
     workDir: join(options.out, '.build', 'map'),
     rounds: Number(options.rounds),
+    ...(options.guardReadOnly === undefined ? {} : { guardReadOnly: options.guardReadOnly.split(',') }),
     timeoutMs: Number(options.timeout) * 1000,
     votes: Number(options.votes),
     onProgress: (tool, step) => log(`[map] ${tool}: ${step}`),

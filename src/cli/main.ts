@@ -68,6 +68,10 @@ const mapOptions = (command: Command) =>
       '--read-only <names>',
       'comma-separated read-only lookup tools (default: from the file, else from tool names)',
     )
+    .option(
+      '--guard-read-only <names>',
+      'comma-separated read-only tools that policies cover too (tools returning what a policy keeps from the agent)',
+    )
     .option('--rounds <n>', 'reflection rounds looking for missed policies', '2')
     .option('--votes <n>', 'relevance votes per policy', '3')
     .option('--toolguard', "also write the specs in IBM ToolGuard's JSON, under toolguard/")
@@ -218,6 +222,10 @@ program
     new Option('--unknown-tool <decision>', 'decision for tools no pack knows').choices(['allow', 'deny', 'ask']),
   )
   .option('--ask-timeout <seconds>', 'how long a person has to approve a call', '300')
+  .option(
+    '--same-disk',
+    "the proxy sees the upstream's disk (it runs beside the server): guards learn where a path really points from it",
+  )
   .option('--audit <target>', 'append every verdict to this audit log: a SQLite file or a postgres:// URL')
   .action(mcpCommand);
 

@@ -14,6 +14,7 @@ export interface McpCommandOptions {
   host: string;
   unknownTool?: Decision;
   askTimeout: string;
+  sameDisk?: boolean;
   audit?: string;
 }
 
@@ -57,6 +58,7 @@ export async function mcpCommand(command: string[], options: McpCommandOptions):
   const proxy = await GuardProxy.start(target, {
     packs: options.pack,
     askTimeoutMs,
+    sameDisk: options.sameDisk === true,
     runtime: {
       ...(options.unknownTool === undefined ? {} : { unknownTool: options.unknownTool }),
       ...(audit === undefined ? {} : { audit }),

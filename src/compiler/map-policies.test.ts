@@ -67,6 +67,20 @@ describe('mapPolicies', () => {
     assert.match(prompt('map.split_merge'), /Do not split alternatives/);
     assert.match(prompt('map.create_examples'), /at least 3 compliance examples and at least 3 violation examples/);
   });
+  it('maps a read-only tool named in `guardReadOnly` as a guarded tool, and rejects a name that is no read-only tool', async () => {
+    const workDir = await mkdtemp(join(tmpdir(), 'agentguard-map-'));
+    const budget = new Budget({ maxCalls: 50, maxTokens: 1e9 });
+    const model = new ScriptedModel([]);
+    await assert.rejects(
+      mapPolicies({ document, tools, model, budget, workDir, guardReadOnly: ['refund_order', 'nothing'] }),
+      /not read-only tools of the tool specs: refund_order, nothing/,
+    );
+    const readsOnly = tools.filter((tool) => tool.readOnly);
+    await assert.rejects(
+      mapPolicies({ document, tools: readsOnly, model, budget, workDir, guardReadOnly: ['get_order'] }),
+    );
+    assert.match(model.requests[0]?.messages[0]?.content ?? '', /"name": "get_order"/);
+  });
   it('rejects an empty, binary or oversized document with a clear error', () => {
     assert.throws(() => checkDocument('  \n', 'policy.md'), /`policy.md` is empty/);
     assert.throws(() => checkDocument('PK\u0000\u0003', 'policy.pdf'), /is not text/);

@@ -24,6 +24,11 @@ export interface MapOptions {
   budget: Budget;
   /** Where intermediate results are kept, so a failed build resumes where it stopped. */
   workDir: string;
+  /**
+   * Read-only tools whose calls policies cover too, such as tools that return content a policy keeps from the agent.
+   * Every other read-only tool is a lookup only. Default none.
+   */
+  guardReadOnly?: readonly string[];
   /** Reflection rounds that look for missed policies. Default 2. */
   rounds?: number;
   /** Votes on each policy's relevance; the majority keeps it. Default 3. */
@@ -177,7 +182,14 @@ export async function mapPolicies(options: MapOptions): Promise<MapResult> {
       .filter((item) => item.index >= count)
       .map((item) => `index ${item.index} is not a policy`);
 
-  for (const tool of options.tools.filter((candidate) => !candidate.readOnly)) {
+  const unknown = (options.guardReadOnly ?? []).filter(
+    (name) => !options.tools.some((tool) => tool.name === name && tool.readOnly),
+  );
+  if (unknown.length > 0) {
+    throw new AgentGuardError('invalid_input', `not read-only tools of the tool specs: ${unknown.join(', ')}`);
+  }
+  const guarded = (tool: ToolSpec) => !tool.readOnly || (options.guardReadOnly ?? []).includes(tool.name);
+  for (const tool of options.tools.filter(guarded)) {
     const progress = (name: string) => options.onProgress?.(tool.name, name);
     progress('create policies');
     let found: DraftPolicy[] = (

@@ -32,7 +32,7 @@ describe('building the mcp-filesystem pack with agentguard compile build', { tim
     const effects = Object.values(manifest.guards).flatMap((guard) =>
       guard.policies.map((policy) => [policy.id, policy.state === 'enforced' ? policy.effect : policy.state]),
     );
-    assert.equal(effects.length, 8);
+    assert.equal(effects.length, 12);
     assert.deepEqual(
       effects.filter(([, effect]) => effect !== 'deny'),
       [['write_file.approval_to_overwrite', 'ask']],

@@ -1,10 +1,17 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { AskAnswer } from '../audit/audit-record.ts';
 import type { ToolCall } from '../model/tool-call.ts';
 import type { Verdict } from '../model/verdict.ts';
 import { feedbackFor } from '../runtime/feedback.ts';
 
-/** The person's answer: approved, or not with the reason to hand back to the agent. */
-export type Approval = { approved: true } | { approved: false; reason: string };
+/**
+ * The person's answer: approved, or not with the reason to hand back to the agent; `answer` is what the audit records
+ * (`GuardRuntime.settleAsk`).
+ */
+export type Approval =
+  | { approved: true; answer: 'approved' }
+  | { approved: false; answer: Exclude<AskAnswer, 'approved'>; reason: string };
 
 /** Longest rendering of the arguments shown to the person. */
 const maxArgumentsChars = 2_000;
@@ -36,6 +43,7 @@ export async function askPerson(
   if (server.getClientCapabilities()?.elicitation?.form === undefined) {
     return {
       approved: false,
+      answer: 'unavailable',
       reason:
         'This MCP client cannot ask a person (it does not support elicitation), so the call was refused; a person must make this change or approve it in a client that can ask.',
     };
@@ -59,13 +67,22 @@ export async function askPerson(
         ...(options.signal === undefined ? {} : { signal: options.signal }),
       },
     );
-    if (answer.action === 'accept' && answer.content?.approve === true) return { approved: true };
-    if (answer.action === 'cancel') return { approved: false, reason: 'The person dismissed the request.' };
-    return { approved: false, reason: 'The person declined the call.' };
+    if (answer.action === 'accept' && answer.content?.approve === true) return { approved: true, answer: 'approved' };
+    if (answer.action === 'cancel') {
+      return { approved: false, answer: 'cancelled', reason: 'The person dismissed the request.' };
+    }
+    return { approved: false, answer: 'declined', reason: 'The person declined the call.' };
   } catch (error) {
     return {
       approved: false,
+      answer: unansweredAs(error, options.signal),
       reason: `No approval arrived (${error instanceof Error ? error.message : String(error)}), so the call was refused.`,
     };
   }
+}
+
+/** Why no answer came: the time ran out, the client cancelled the call, or the request failed. */
+function unansweredAs(error: unknown, signal: AbortSignal | undefined): 'timed_out' | 'cancelled' | 'unavailable' {
+  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) return 'timed_out';
+  return signal?.aborted === true ? 'cancelled' : 'unavailable';
 }

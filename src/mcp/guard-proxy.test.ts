@@ -234,6 +234,81 @@ describe('agentguard mcp arguments', { timeout: 60_000 }, () => {
 });
 
 describe('agentguard mcp --audit', { timeout: 120_000 }, () => {
+  /**
+   * Overwrites `notes.txt` once per answer through a proxy with `--audit` (and `extra` arguments), the person
+   * answering each elicitation in turn (no elicitation capability without answers), and reads back the ask outcomes
+   * and the file.
+   */
+  async function askOutcomes(answers: (ElicitResult | 'never')[] | undefined, extra: readonly string[] = []) {
+    const work = await mkdtemp(join(tmpdir(), 'agentguard-mcp-audit-'));
+    const folder = join(work, 'project');
+    const log = join(work, 'audit.db');
+    await mkdir(folder);
+    await writeFile(join(folder, 'notes.txt'), 'original\n');
+    const queue = [...(answers ?? [])];
+    const calls = Math.max(queue.length, 1);
+    try {
+      const answer = () => {
+        const next = queue.shift() ?? { action: 'decline' };
+        // An answer that never comes: the proxy's time for the person runs out.
+        return next === 'never' ? (new Promise(() => {}) as unknown as ElicitResult) : next;
+      };
+      const proxy = await throughProxy(
+        [...extra, '--audit', log, ...overFilesystem(folder)],
+        answers === undefined ? undefined : answer,
+      );
+      for (let index = 1; index <= calls; index++) {
+        await call(proxy.client, 'write_file', { path: 'notes.txt', content: `version ${index}\n` });
+      }
+      await proxy.client.close();
+      const outcomes = () =>
+        spawnSync(process.execPath, [cli, 'audit', 'export', log, '--format', 'jsonl'], { encoding: 'utf8' })
+          .stdout.trim()
+          .split('\n')
+          .filter((line) => line !== '')
+          .map((line) => (JSON.parse(line) as { record: { kind?: string; outcome?: unknown; ask?: unknown } }).record)
+          .filter((record) => record.kind === 'ask_outcome');
+      let records = outcomes();
+      for (let tries = 0; records.length < calls && tries < 50; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        records = outcomes();
+      }
+      assert.ok(
+        records.every((record) => record.ask !== null),
+        'each outcome links to its ask',
+      );
+      return {
+        outcomes: records.map((record) => record.outcome),
+        file: await readFile(join(folder, 'notes.txt'), 'utf8'),
+      };
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
+  }
+
+  it("records what became of each ask: the person's answer and whether the call then ran", async () => {
+    const { outcomes, file } = await askOutcomes([
+      { action: 'accept', content: { approve: true } },
+      { action: 'decline' },
+      { action: 'cancel' },
+    ]);
+    assert.deepEqual(outcomes, [
+      { answer: 'approved', ran: true },
+      { answer: 'declined', ran: false },
+      { answer: 'cancelled', ran: false },
+    ]);
+    assert.equal(file, 'version 1\n');
+  });
+
+  it('records an ask left unanswered past `--ask-timeout`, and one a client cannot put to a person', async () => {
+    const timedOut = await askOutcomes(['never'], ['--ask-timeout', '1']);
+    assert.deepEqual(timedOut.outcomes, [{ answer: 'timed_out', ran: false }]);
+    assert.equal(timedOut.file, 'original\n');
+    const unavailable = await askOutcomes(undefined);
+    assert.deepEqual(unavailable.outcomes, [{ answer: 'unavailable', ran: false }]);
+    assert.equal(unavailable.file, 'original\n');
+  });
+
   it('appends the verdict of every call it decides, refused ones included, in a chain that verifies', async () => {
     const work = await mkdtemp(join(tmpdir(), 'agentguard-mcp-audit-'));
     const folder = join(work, 'project');

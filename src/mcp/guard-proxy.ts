@@ -28,6 +28,7 @@ import { feedbackFor } from '../runtime/feedback.ts';
 import { GuardRuntime, type RuntimeOptions } from '../runtime/guard-runtime.ts';
 import { askPerson } from './ask-person.ts';
 import { ProxyConversation, resultText } from './proxy-conversation.ts';
+import { realPathOf, realPathTool } from './real-path.ts';
 import { connectUpstream, describeUpstream, type UpstreamTarget } from './upstream.ts';
 
 /** What the proxy guards with and how. */
@@ -38,6 +39,12 @@ export interface GuardProxyOptions {
   runtime?: RuntimeOptions;
   /** How long a person has to answer an approval request, in milliseconds. Default 300 000. */
   askTimeoutMs?: number;
+  /**
+   * The proxy sees the disk the upstream acts on (it runs beside the server, on the same machine and mounts): it then
+   * answers the `agentguard_real_path` lookup (where a path really points, links followed) from its own view. Off by
+   * default, since a proxy in front of a remote or containerised server would answer about the wrong disk.
+   */
+  sameDisk?: boolean;
 }
 
 /**
@@ -233,7 +240,12 @@ export class GuardProxy {
         relatedRequestId: request.requestId,
         signal: request.signal,
       });
-      if (!answer.approved) return refusal(`${feedbackFor(verdict)}\n${answer.reason}`);
+      if (!answer.approved) {
+        this.runtime.settleAsk(call, { answer: answer.answer, ran: false });
+        return refusal(`${feedbackFor(verdict)}\n${answer.reason}`);
+      }
+      // Approved: the call is forwarded next, so it ran (whatever the upstream then answers).
+      this.runtime.settleAsk(call, { answer: 'approved', ran: true });
     }
     let result: CallToolResult;
     try {
@@ -248,10 +260,22 @@ export class GuardProxy {
     return result;
   }
 
-  /** The upstream's read-only tools (`readOnlyHint`), as the guards' lookups; any other tool is refused. */
+  /**
+   * The upstream's read-only tools (`readOnlyHint`), as the guards' lookups, and with `sameDisk` the proxy's own
+   * `agentguard_real_path`; any other tool is refused.
+   */
   private lookups(): ToolInvoker {
     return {
       invoke: async (tool, args) => {
+        if (tool === realPathTool.name) {
+          if (this.options.sameDisk !== true) {
+            throw new Error(
+              `\`${tool}\` is not answered: the proxy has no view of the upstream's disk (give it \`--same-disk\` when it runs beside the server)`,
+            );
+          }
+          if (typeof args.path !== 'string') throw new Error(`\`${tool}\`: \`path\` must be a string`);
+          return realPathOf(args.path);
+        }
         this.readOnlyTools ??= this.listReadOnlyTools();
         if (!(await this.readOnlyTools).has(tool)) {
           throw new Error(`\`${tool}\` is not a read-only tool of the upstream MCP server`);

@@ -16,4 +16,5 @@
 
 export { GuardProxy, type GuardProxyOptions, proxyRuntime } from './guard-proxy.ts';
 export { listenStreamableHttp, type ProxyListener } from './http-listener.ts';
+export { type RealPath, realPathOf, realPathTool } from './real-path.ts';
 export type { UpstreamTarget } from './upstream.ts';

@@ -1,5 +1,5 @@
 import { openAuditLog } from '../audit/audit-log.ts';
-import type { AuditRecord } from '../audit/audit-record.ts';
+import { type AskOutcomeRecord, type AuditRecord, isAskOutcomeRecord } from '../audit/audit-record.ts';
 import type { DecisionRecord, DecisionSource } from './decision-source.ts';
 
 /** The log's address for the page: a file as given, a PostgreSQL URL without its password. */
@@ -11,8 +11,8 @@ function labelOf(target: string): string {
 }
 
 /**
- * The decisions of a live audit log (a SQLite file or a `postgres://` URL, as `openAuditLog` takes): every record in
- * chain order, read anew on each call, so the page shows what the runtime decided up to that moment.
+ * The decisions of a live audit log (a SQLite file or a `postgres://` URL, as `openAuditLog` takes): every verdict in
+ * chain order (the outcomes of asks left out), read anew on each call, so the page shows what the runtime decided up to that moment.
  *
  * @example
  * ```ts
@@ -27,7 +27,9 @@ export function auditDecisionSource(target: string): DecisionSource {
       try {
         const records: DecisionRecord[] = [];
         for await (const entry of log.entries()) {
-          const { time, call, verdict } = JSON.parse(entry.body) as AuditRecord;
+          const record = JSON.parse(entry.body) as AuditRecord | AskOutcomeRecord;
+          if (isAskOutcomeRecord(record)) continue;
+          const { time, call, verdict } = record;
           records.push({
             time,
             origin: `record ${entry.seq}, call ${call.id}`,

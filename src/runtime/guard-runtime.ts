@@ -1,4 +1,14 @@
-import { type AuditSink, auditRecord, type PackFingerprint } from '../audit/audit-record.ts';
+import {
+  type AskOutcome,
+  type AskOutcomeRecord,
+  type AuditRecord,
+  type AuditSink,
+  askOutcomeRecord,
+  auditBody,
+  auditRecord,
+  type PackFingerprint,
+} from '../audit/audit-record.ts';
+import { sha256Hex } from '../audit/canonical-json.ts';
 import { packFingerprint } from '../audit/pack-fingerprint.ts';
 import { AgentGuardError } from '../errors.ts';
 import type { GuardContext, ToolInvoker } from '../model/guard-context.ts';
@@ -40,6 +50,9 @@ interface Route {
 }
 
 const rank: Record<Decision, number> = { allow: 0, ask: 1, deny: 2 };
+
+/** Asks remembered for `settleAsk` at most; past it the oldest is forgotten and its outcome is recorded unlinked. */
+const pendingAskLimit = 10_000;
 
 /** The violation a policy without a working guard adds to every verdict of its tool; none for any other policy. */
 function notEnforcedViolation(policy: LoadedPolicy, effect: Decision): Violation[] {
@@ -84,6 +97,8 @@ export class GuardRuntime {
   private readonly options: Required<Omit<RuntimeOptions, 'audit'>>;
   private readonly audit: { sink: AuditSink; packs: readonly PackFingerprint[] } | undefined;
   private readonly packs: readonly GuardPack[];
+  /** The audit records of asks not yet settled, by call id, oldest first. */
+  private readonly pendingAsks = new Map<string, NonNullable<AskOutcomeRecord['ask']>>();
   /** The read-only view handed out last. */
   private lastView: { invoker: ToolInvoker; lookups: ReadonlySet<string>; view: ToolInvoker } | undefined;
 
@@ -131,9 +146,56 @@ export class GuardRuntime {
   async check(call: ToolCall, context: GuardContext): Promise<Verdict> {
     const verdict = await this.decide(call, context);
     if (this.audit !== undefined) {
-      this.audit.sink.append(auditRecord(call, context.conversation, context.now, verdict, this.audit.packs));
+      const record = auditRecord(call, context.conversation, context.now, verdict, this.audit.packs);
+      this.audit.sink.append(record);
+      if (verdict.decision === 'ask') this.rememberAsk(call.id, record);
     }
     return verdict;
+  }
+
+  /**
+   * Records what became of a call whose verdict was `ask`: the person's answer and whether the call then ran. The
+   * record is appended after the verdict's and linked to it (see `AskOutcomeRecord`); an outcome for a call this
+   * runtime did not ask about is recorded unlinked. Returns at once and never throws; without an audit sink it does
+   * nothing.
+   *
+   * @example
+   * ```ts
+   * const verdict = await runtime.check(call, context);
+   * if (verdict.decision === 'ask') {
+   *   const approved = await askPerson(verdict);
+   *   if (approved) await runTool(call);
+   *   runtime.settleAsk(call, { answer: approved ? 'approved' : 'declined', ran: approved });
+   * }
+   * ```
+   */
+  settleAsk(call: ToolCall, outcome: AskOutcome): void {
+    if (this.audit === undefined) return;
+    try {
+      const ask = this.pendingAsks.get(call.id) ?? null;
+      this.pendingAsks.delete(call.id);
+      this.audit.sink.append(askOutcomeRecord(call, outcome, ask));
+    } catch (error) {
+      process.stderr.write(
+        `agentguard audit: the outcome of call \`${call.id}\` was not recorded: ${(error as Error).message}\n`,
+      );
+    }
+  }
+
+  /** Remembers the record of an ask until it is settled; a record that cannot be hashed leaves the outcome unlinked. */
+  private rememberAsk(callId: string, record: AuditRecord): void {
+    let sha256: string;
+    try {
+      sha256 = sha256Hex(auditBody(record));
+    } catch {
+      return;
+    }
+    this.pendingAsks.delete(callId);
+    this.pendingAsks.set(callId, { time: record.time, sha256 });
+    if (this.pendingAsks.size > pendingAskLimit) {
+      const oldest = this.pendingAsks.keys().next();
+      if (oldest.done !== true) this.pendingAsks.delete(oldest.value);
+    }
   }
 
   /**

@@ -27,7 +27,14 @@ export { chainHash, genesisHash, type StoredEntry } from './audit/audit-store.ts
 export { canonicalJson, sha256Hex } from './audit/canonical-json.ts';
 export { packFingerprint } from './audit/pack-fingerprint.ts';
 export { type ChainBreak, type ChainReport, verifyAuditLog } from './audit/verify-chain.ts';
-export { asksForConfirmation, isAffirmative } from './dialogue/affirmation.ts';
+export {
+  type Answer,
+  asksForConfirmation,
+  isAffirmative,
+  type ReplyReading,
+  readReply,
+} from './dialogue/affirmation.ts';
+export { canonicalText } from './dialogue/canonical-text.ts';
 export { AgentGuardError, type ErrorCode, InputError, type InputIssue } from './errors.ts';
 export type { GuardDecision, GuardProgram, GuardReason, GuardTask } from './guard-agent/guard-program.ts';
 export { loadProgramPack, type ProgramExample, type ProgramPack } from './guard-agent/program-pack.ts';

@@ -100,8 +100,11 @@ export interface Conversation {
   lastUserIndex(): number;
   /** Every tool call made from message \`from\` on (default 0), with its result. */
   toolCalls(from?: number): PastToolCall[];
-  /** How the user message at \`index\` answers: an explicit yes, a refusal or hold, or other; undefined when not the user's. */
-  answerAt(index: number): 'yes' | 'no' | 'other' | undefined;
+  /**
+   * How the user message at \`index\` answers: a clear yes, a no (a refusal or hold, a yes taken back or made to wait) or
+   * unsure, with the words that decided; undefined when not the user's.
+   */
+  answerAt(index: number): { answer: 'yes' | 'no' | 'unsure'; words: readonly string[] } | undefined;
   /** Whether the assistant message at \`index\` asks the user to confirm or choose. */
   asksAt(index: number): boolean;
   /** \`read\` applied to every message, oldest first, each message read once (\`read\` must be pure). */

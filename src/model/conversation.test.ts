@@ -100,15 +100,39 @@ describe('reading answers and requests by position', () => {
   ]);
   it('tells a yes, a refusal and another answer apart, and only for user messages', () => {
     assert.deepEqual(
-      [1, 3, 4, 0].map((index) => conversation.answerAt(index)),
-      ['yes', 'other', 'no', undefined],
+      [1, 3, 4, 0].map((index) => conversation.answerAt(index)?.answer),
+      ['yes', 'unsure', 'no', undefined],
     );
+    assert.deepEqual(conversation.answerAt(4)?.words, ['no']);
   });
   it('sees which assistant message asks the user to confirm', () => {
     assert.deepEqual(
       [0, 2, 1].map((index) => conversation.asksAt(index)),
       [true, false, false],
     );
+  });
+});
+
+describe('message text', () => {
+  it('is kept in canonical form for user, assistant and system messages, and as it came for tool results', () => {
+    const conversation = new Conversation([
+      { role: 'system', text: ' Be\u00a0brief. ' },
+      { role: 'assistant', text: 'Cancel ZFA04Y?\u200b', toolCalls: [call('1', 'x')] },
+      { role: 'tool', callId: '1', name: 'x', content: ' \u200b{} ' },
+      { role: 'user', text: 'Please d\u200bon\u2019t go ahead.' },
+    ]);
+    assert.deepEqual(
+      conversation.messages.map((message) => ('text' in message ? message.text : message.content)),
+      ['Be brief.', 'Cancel ZFA04Y?', ' \u200b{} ', "Please don't go ahead."],
+    );
+    assert.equal(conversation.answerAt(3)?.answer, 'no');
+    assert.equal(conversation.messages[1]?.role === 'assistant' && conversation.messages[1].toolCalls.length, 1);
+  });
+  it('reads a message again when its text changed since a conversation was built from it', () => {
+    const reply: Message = { role: 'user', text: 'Yes, go ahead.' };
+    assert.equal(new Conversation([reply]).answerAt(0)?.answer, 'yes');
+    (reply as { text: string }).text = 'Please d\u200bon\u2019t go ahead.';
+    assert.equal(new Conversation([reply]).answerAt(0)?.answer, 'no');
   });
 });
 

@@ -1,4 +1,5 @@
-import { asksForConfirmation, isAffirmative, isRefusal } from '../dialogue/affirmation.ts';
+import { asksForConfirmation, type ReplyReading, readReply } from '../dialogue/affirmation.ts';
+import { canonicalText } from '../dialogue/canonical-text.ts';
 import type { ToolCall } from './tool-call.ts';
 
 /** A system or developer instruction. */
@@ -60,12 +61,30 @@ export interface Confirmation {
 interface Shared {
   messages: readonly Message[];
   readings: Map<(message: Message) => unknown, unknown[]>;
-  answers: ('yes' | 'no' | 'other')[];
+  answers: ReplyReading[];
   asks: boolean[];
 }
 
 /**
- * The typed conversation before a tool call, oldest message first, with the questions guards ask of it.
+ * Messages whose text was found canonical, with that text: `before` and conversations rebuilt from the same messages
+ * read no text again, and a message whose text was changed since is read afresh.
+ */
+const canonical = new WeakMap<Message, string>();
+
+/** A message with its text in canonical form (see `canonicalText`); the same object when it already is. */
+function canonicalMessage(message: Message): Message {
+  if (message.role === 'tool' || canonical.get(message) === message.text) return message;
+  const text = canonicalText(message.text);
+  const result = text === message.text ? message : { ...message, text };
+  canonical.set(result, text);
+  return result;
+}
+
+/**
+ * The typed conversation before a tool call, oldest message first, with the questions guards ask of it. The texts of
+ * system, user and assistant messages are kept in their canonical form (see `canonicalText`), so that every guard
+ * reads the text a person sees, whatever invisible or compatibility characters it was sent with; tool results and
+ * call arguments are kept as they came.
  *
  * @example
  * ```ts
@@ -89,8 +108,8 @@ export class Conversation {
   private readings: Map<(message: Message) => unknown, readonly unknown[]> | undefined;
 
   constructor(messages: readonly Message[]) {
-    this.messages = messages;
-    this.shared = { messages, readings: new Map(), answers: [], asks: [] };
+    this.messages = messages.map(canonicalMessage);
+    this.shared = { messages: this.messages, readings: new Map(), answers: [], asks: [] };
   }
 
   /**
@@ -188,15 +207,16 @@ export class Conversation {
   }
 
   /**
-   * How the user message at `index` answers: `yes` (an explicit yes, see `isAffirmative`), `no` (a refusal or a hold,
-   * see `isRefusal`) or `other`; undefined when the message there is not the user's.
+   * How the user message at `index` answers the proposal before it, with the words that decided (see `readReply`):
+   * `yes` (a clear yes), `no` (a refusal or hold, a yes taken back or made to wait) or `unsure`; undefined when the
+   * message there is not the user's.
    */
-  answerAt(index: number): 'yes' | 'no' | 'other' | undefined {
+  answerAt(index: number): ReplyReading | undefined {
     const message = this.messages[index];
     if (message?.role !== 'user') return undefined;
     let answer = this.shared.answers[index];
     if (answer === undefined) {
-      answer = isAffirmative(message.text) ? 'yes' : isRefusal(message.text) ? 'no' : 'other';
+      answer = readReply(message.text);
       this.shared.answers[index] = answer;
     }
     return answer;
@@ -215,7 +235,7 @@ export class Conversation {
   }
 
   /**
-   * The user's explicit confirmation, when the last thing the user said is an explicit yes (see `isAffirmative`);
+   * The user's explicit confirmation, when the last thing the user said is a clear yes (see `readReply`);
    * otherwise undefined.
    */
   confirmation(): Confirmation | undefined {
@@ -226,7 +246,7 @@ export class Conversation {
   private findConfirmation(): Confirmation | undefined {
     const replyIndex = this.lastUserIndex();
     const reply = this.messages[replyIndex];
-    if (reply?.role !== 'user' || !isAffirmative(reply.text)) return undefined;
+    if (reply?.role !== 'user' || this.answerAt(replyIndex)?.answer !== 'yes') return undefined;
     let proposal = '';
     for (let index = replyIndex - 1; index >= 0; index--) {
       const message = this.messages[index];

@@ -12,6 +12,7 @@ const library = (path: string) => readFileSync(moduleUrl(import.meta.url, `../${
 const libraryFiles = new Map([
   ['/agentguard/model/conversation', library('model/conversation')],
   ['/agentguard/dialogue/affirmation', library('dialogue/affirmation')],
+  ['/agentguard/dialogue/canonical-text', library('dialogue/canonical-text')],
 ]);
 
 const harness = `

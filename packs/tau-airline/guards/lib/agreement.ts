@@ -88,11 +88,11 @@ function readAgreement(context: GuardContext, tool: string, args: Record<string,
   const calls = conversation.toolCalls();
   let yes = last;
   let corrected = false;
-  const answer = conversation.answerAt(last);
+  const answer = conversation.answerAt(last)?.answer;
   if (answer !== 'yes') {
     if (answer === 'no') return undefined;
     yes = lastUser(said, last);
-    if (conversation.answerAt(yes) !== 'yes') return undefined;
+    if (conversation.answerAt(yes)?.answer !== 'yes') return undefined;
     const tried = calls.filter(
       (past) => past.messageIndex > yes && past.messageIndex < last && past.call.name === tool,
     );

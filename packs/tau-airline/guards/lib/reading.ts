@@ -98,9 +98,9 @@ export class MessageReading {
     this.#raw = raw;
   }
 
-  /** The text in lower case, with typographic apostrophes made plain. */
+  /** The text in lower case (the conversation keeps it in canonical form: plain apostrophes, no invisible characters). */
   get text(): string {
-    this.#text ??= this.#raw.toLowerCase().replaceAll('’', "'");
+    this.#text ??= this.#raw.toLowerCase();
     return this.#text;
   }
 

@@ -79,7 +79,7 @@ describe('mapPolicies', () => {
     await assert.rejects(
       mapPolicies({ document, tools: readsOnly, model, budget, workDir, guardReadOnly: ['get_order'] }),
     );
-    assert.match(model.requests[0]?.messages[0]?.content ?? '', /"name": "get_order"/);
+    assert.match(model.requests[0]?.messages[0]?.content ?? '', /`get_order` only reads, yet it gets a guard too/);
   });
   it('rejects an empty, binary or oversized document with a clear error', () => {
     assert.throws(() => checkDocument('  \n', 'policy.md'), /`policy.md` is empty/);

@@ -33,8 +33,9 @@ const indexed = (found: readonly DraftPolicy[]) => jsonBlock(found.map((policy, 
 /**
  * The tools, told apart: those that change state (each gets a guard) and the read-only lookups a guard may call to
  * read state. A lookup may be one the agent is offered too, or one only guards use; either way it changes nothing.
+ * A read-only tool being mapped (named in `guardReadOnly`) is said to get a guard as well.
  */
-const toolsBlock = (tools: readonly ToolSpec[]) => {
+const toolsBlock = (tools: readonly ToolSpec[], mapped: ToolSpec) => {
   const names = (readOnly: boolean) =>
     tools
       .filter((tool) => tool.readOnly === readOnly)
@@ -43,6 +44,11 @@ const toolsBlock = (tools: readonly ToolSpec[]) => {
   return [
     `Tools that change state (each gets a guard that runs before its calls): ${names(false)}.`,
     `Read-only lookups (they change nothing; a guard may call them to read the state a policy speaks of): ${names(true)}.`,
+    ...(mapped.readOnly
+      ? [
+          `\`${mapped.name}\` only reads, yet it gets a guard too: what it returns may be something a policy keeps from the agent.`,
+        ]
+      : []),
   ].join('\n');
 };
 
@@ -57,7 +63,7 @@ export const createPoliciesPrompt: PromptTemplate<
   render: ({ document, tool, tools }) =>
     [
       documentBlock(document),
-      toolsBlock(tools),
+      toolsBlock(tools, tool),
       `The tool to map:\n${describeTool(tool)}`,
       'List every policy of the document that constrains calls of this tool: when it may be called, with which arguments, and what must have happened in the conversation before (for instance an explicit confirmation). For each: a short name, a description precise enough to implement, and the sentences of the document it comes from.',
     ].join('\n\n'),
@@ -75,7 +81,7 @@ export const addPoliciesPrompt: PromptTemplate<
   render: ({ document, tool, tools, found }) =>
     [
       documentBlock(document),
-      toolsBlock(tools),
+      toolsBlock(tools, tool),
       `The tool:\n${describeTool(tool)}`,
       `The policies found so far:\n${jsonBlock(found)}`,
       'Read the document again, sentence by sentence. List only policies that constrain this tool and are missing above; an empty list if none are.',
@@ -142,7 +148,7 @@ export const reviewEnforceabilityPrompt: PromptTemplate<
   render: ({ document, tool, tools, found }) =>
     [
       documentBlock(document),
-      toolsBlock(tools),
+      toolsBlock(tools, tool),
       `The tool:\n${describeTool(tool)}`,
       `The policies, by index:\n${indexed(found)}`,
       'For each policy: can a guard decide it before the call, from the call arguments, the conversation so far and the read-only lookups? If not, say why (for instance: it concerns what the agent writes, or happens after the call).',
@@ -180,7 +186,7 @@ export const createExamplesPrompt: PromptTemplate<
   render: ({ document, tool, tools, found, minimum, have }) =>
     [
       documentBlock(document),
-      toolsBlock(tools),
+      toolsBlock(tools, tool),
       `The tool:\n${describeTool(tool)}`,
       `The policies, by index:\n${indexed(found)}`,
       have === undefined

@@ -64,6 +64,9 @@ for (const [label, extra] of [
         [`${root}/server.pem/`, /a key or certificate file/],
         [`${root}/.env.production/.`, /an environment file/],
         [`${root}/SERVER.PEM`, /a key or certificate file/],
+        ['config/../.ENV.production', /an environment file/],
+        [`${root}/id_ed25519.`, /a private key/],
+        ['keys\\id_rsa', /a private key/],
       ] as const) {
         await refused('write_file', { path, content: 'secret\n' }, kind);
       }

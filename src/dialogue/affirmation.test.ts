@@ -33,6 +33,7 @@ describe('readReply', () => {
     assert.equal(readReply('').answer, 'unsure');
     assert.equal(readReply('No problem, go ahead.').answer, 'yes');
     assert.equal(readReply("If the cost is above $200, I won't be able to proceed.").answer, 'no');
+    assert.equal(readReply('Great, thank you! Before we finish, could you add a bag?').answer, 'unsure');
   });
 });
 

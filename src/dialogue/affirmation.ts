@@ -74,7 +74,8 @@ const condition = new RegExp(
   [
     String.raw`(^|[.!?;,]\s*|\b(but|and) )first\b`,
     String.raw`\b(tell|show|give|let) me\b[^.!?\n]*\bfirst\b|\b(know|see|hear|confirm|check)\b[^.!?\n]*\bfirst\b`,
-    String.raw`\bbefore (you|we|that|doing|proceeding|going|booking|cancel\w*|chang\w*|confirming|i (confirm|agree|decide|commit))\b`,
+    String.raw`\bbefore (you|we|i) (do|go ahead|proceed|book|cancel|change|confirm|agree|decide|commit|make|finali[sz]e|complete)\b`,
+    String.raw`\bbefore (that|doing (it|that|so)|proceeding|going ahead|booking|cancel\w*|chang\w*|confirming)\b`,
     String.raw`\b(only if|as long as|provided that|on (the )?condition|unless)\b|(^|[.!?;,]\s*)provided\b`,
     String.raw`\b(after|once|when) you (tell|let me know|confirm|check|show|give|send|explain)\b`,
     String.raw`\bbut\b[^.!\n]*\?`,

@@ -31,6 +31,15 @@ describe('unconfirmed (the confirmation reading shipped into generated packs)', 
   });
   it('refuses no yes, a yes to no request, a yes about something else, and a yes already used', () => {
     assert.match(check(assistant('Shall I change it?'), user('Let me think.')) ?? '', /not explicitly confirmed/);
+    assert.match(
+      check(assistant('Shall I change ZFA04Y to HAT170?'), user('Yes. Actually no, wait.')) ?? '',
+      /not explicitly confirmed this action \(the user's last message reads as no: "yes", "actually no"\)/,
+    );
+    assert.match(
+      check(assistant('Shall I change ZFA04Y to HAT170?'), user('Ｙｅｓ, but first tell me the fare difference.')) ??
+        '',
+      /reads as no: "yes", "but first"/,
+    );
     assert.match(check(assistant('I changed your seat.'), user('Yes')) ?? '', /does not answer a request/);
     assert.match(check(assistant('Shall I cancel reservation XYZ?'), user('Yes')) ?? '', /not about this action/);
     const used = [

@@ -16,11 +16,19 @@ export interface ConfirmedAction {
   details: readonly string[];
 }
 
+/** When the user's last message reads as no, the words that decided it, to tell the agent; else nothing. */
+function readAsNo(context: GuardContext): string {
+  const reply = context.conversation.answerAt(context.conversation.lastUserIndex());
+  if (reply?.answer !== 'no') return '';
+  return ` (the user's last message reads as no: ${reply.words.map((word) => `"${word}"`).join(', ')})`;
+}
+
 /**
- * Checks that the user explicitly confirmed this action before it runs: the last user message is an explicit yes,
- * it answers an assistant message that asks for confirmation, that message names the action or one of its details,
- * and that yes was not already used by an earlier successful call of the same tool on the same target. Returns
- * undefined when confirmed, else a finding that tells the agent what to do.
+ * Checks that the user explicitly confirmed this action before it runs: the last user message is a clear yes (nothing
+ * after it takes it back or makes it wait), it answers an assistant message that asks for confirmation, that message
+ * names the action or one of its details, and that yes was not already used by an earlier successful call of the same
+ * tool on the same target. Returns undefined when confirmed, else a finding that tells the agent what to do (with the
+ * words that decided when the user's last message reads as no).
  *
  * @example
  * ```ts
@@ -36,7 +44,9 @@ export function unconfirmed(
 ): PolicyFinding | undefined {
   const confirmation = context.conversation.confirmation();
   const ask = 'list the action details and ask for a yes first';
-  if (confirmation === undefined) return { message: `the user has not explicitly confirmed this action: ${ask}` };
+  if (confirmation === undefined) {
+    return { message: `the user has not explicitly confirmed this action${readAsNo(context)}: ${ask}` };
+  }
   if (!confirmation.proposalAsks) {
     return { message: `the user's yes does not answer a request for confirmation: ${ask}` };
   }

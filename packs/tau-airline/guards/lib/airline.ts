@@ -199,6 +199,13 @@ export interface ActionDescription {
   details: readonly string[];
 }
 
+/** When the user's last message reads as no, the words that decided it, to tell the agent; else nothing. */
+function readAsNo(context: GuardContext): string {
+  const reply = context.conversation.answerAt(context.conversation.lastUserIndex());
+  if (reply?.answer !== 'no') return '';
+  return ` (the user's last message reads as no: ${reply.words.map((word) => `"${word}"`).join(', ')})`;
+}
+
 /**
  * Checks that the user explicitly confirmed this call: the last user message is an explicit yes (or a corrected
  * choice after the tool rejected the call that yes was given for); the yes answers an assistant message that asks
@@ -216,7 +223,7 @@ export function unconfirmed(
   const agreement = findAgreement(context, call.name, call.arguments);
   if (agreement === undefined) {
     return {
-      message: 'the user has not explicitly confirmed this action: list the action details and ask for a yes first',
+      message: `the user has not explicitly confirmed this action${readAsNo(context)}: list the action details and ask for a yes first`,
     };
   }
   if (!agreement.proposalAsks && !agreement.continuesRejected) {

@@ -86,9 +86,9 @@ async function frameworks(runtime: GuardRuntime): Promise<Record<string, Prepare
               content: [{ type: 'output_text' as const, text: line.text }],
             },
       );
-      const options = guarded ? { callModelInputFilter: guard.callModelInputFilter } : {};
+      const runAgent = guarded ? guard.run : run;
       return async () => {
-        await run(agent, input, options);
+        await runAgent(agent, input);
         checkCancelled(airline);
       };
     },

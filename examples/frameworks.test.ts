@@ -38,7 +38,8 @@ const examples = [
     title: 'OpenAI Agents SDK',
     file: 'examples/openai-agents.ts',
     install: 'npm install agentguard @openai/agents',
-    output: /^waiting for approval: cancel_reservation\ncancel_reservation ran: false\ncancel_reservation ran: true\n/,
+    output:
+      /^waiting for approval: cancel_reservation: [\s\S]*cancel\.eligibility[\s\S]*\ncancel_reservation ran: false\ncancel_reservation ran: true\n/,
   },
   {
     title: 'LangChain.js',

@@ -2,7 +2,7 @@
 // `cancel.eligibility` would refuse (its effect set to `ask` in the pack's manifest). Runs offline: a scripted model
 // stands in for a real one (such as `model: 'gpt-4.1'`), and the airline's own tool port serves as the backend.
 
-import { Agent, run, setTracingDisabled, tool } from '@openai/agents';
+import { Agent, setTracingDisabled, tool } from '@openai/agents';
 import { GuardRuntime } from 'agentguard';
 import { guardAgentTools } from 'agentguard/openai-agents';
 import { z } from 'zod';
@@ -31,24 +31,22 @@ const guard = guardAgentTools(
 );
 const agent = new Agent({ name: 'Airline agent', instructions: 'Help the user.', model, tools: guard.tools });
 
-let result = await run(
-  agent,
-  [
-    { role: 'user', content: 'Hi, I am noah_lopez_2532. Please cancel reservation 5XOFTB, my plans changed.' },
-    {
-      role: 'assistant',
-      status: 'completed',
-      content: [{ type: 'output_text', text: 'I will cancel reservation 5XOFTB. Shall I proceed (yes/no)?' }],
-    },
-    { role: 'user', content: 'Yes, please.' },
-  ],
-  { callModelInputFilter: guard.callModelInputFilter },
-);
-console.log(`waiting for approval: ${result.interruptions.map((item) => item.name).join(', ')}`);
+let result = await guard.run(agent, [
+  { role: 'user', content: 'Hi, I am noah_lopez_2532. Please cancel reservation 5XOFTB, my plans changed.' },
+  {
+    role: 'assistant',
+    status: 'completed',
+    content: [{ type: 'output_text', text: 'I will cancel reservation 5XOFTB. Shall I proceed (yes/no)?' }],
+  },
+  { role: 'user', content: 'Yes, please.' },
+]);
+for (const interruption of result.interruptions) {
+  console.log(`waiting for approval: ${interruption.name}: ${await guard.reasonFor(result.state, interruption)}`);
+}
 console.log(`cancel_reservation ran: ${airline.ran.length > 0}`); // false: a person must approve first
 
 // A supervisor approves; the run resumes and the call runs once.
 for (const interruption of result.interruptions) result.state.approve(interruption);
-result = await run(agent, result.state, { callModelInputFilter: guard.callModelInputFilter });
+result = await guard.run(agent, result.state);
 console.log(`cancel_reservation ran: ${airline.ran.length > 0}`);
 console.log(`the agent answered: ${result.finalOutput}`);

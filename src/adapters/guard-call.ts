@@ -2,6 +2,8 @@
  * What the three framework adapters share: deciding a call from the framework's conversation, answering lookups
  * from the framework's own tools, and acting on the verdict.
  */
+
+import type { AskAnswer, AskOutcome } from '../audit/audit-record.ts';
 import type { Conversation } from '../model/conversation.ts';
 import type { ToolInvoker } from '../model/guard-context.ts';
 import type { ToolCall } from '../model/tool-call.ts';
@@ -21,13 +23,13 @@ export interface AdapterOptions {
   /** `feedback` (default) hands the feedback to the model as the tool's result; `throw` raises `GuardDeniedError`. */
   onDeny?: 'feedback' | 'throw';
   /**
-   * Called with every verdict the adapter acts on: when it asks a person, and when it runs or blocks a call. In
-   * shadow mode this is where the decisions the policies reached (`verdict.evaluated`) are read. Errors it throws are
-   * ignored: reporting never decides a call.
+   * Called once per decision the adapter acts on: when it runs or blocks a call, and, for a call that went to a
+   * person, once the answer is known, with `outcome` saying what the person answered and whether the call then ran
+   * (an `ask` is not reported while it waits). In shadow mode this is where the decisions the policies reached
+   * (`verdict.evaluated`) are read. Errors it throws are ignored: reporting never decides a call.
    */
-  onVerdict?: (verdict: Verdict, call: ToolCall) => void;
+  onVerdict?: (verdict: Verdict, call: ToolCall, outcome?: AskOutcome) => void;
 }
-
 /** A tool of the framework, as a function of its arguments; its result may be JSON text or a value. */
 export type LookupTool = (args: Record<string, unknown>) => Promise<unknown>;
 
@@ -64,7 +66,7 @@ export function toolsInvoker(find: (name: string) => LookupTool | undefined): To
  * ```ts
  * const guard = new CallGuard(runtime, options);
  * const verdict = await guard.decide(call, conversation, toolsInvoker(find));
- * return guard.settle(verdict, false, () => run(call.arguments));
+ * return guard.settle(call, verdict, undefined, () => run(call.arguments));
  * ```
  */
 export class CallGuard {
@@ -77,49 +79,63 @@ export class CallGuard {
   }
 
   /**
-   * Decides a call in its conversation, reporting the verdict. Lookups go to `options.invoker` when given, else to
-   * `frameworkLookups` (the framework's own tools).
+   * Decides a call in its conversation. Lookups go to `options.invoker` when given, else to `frameworkLookups` (the
+   * framework's own tools). Nothing is reported until the verdict is acted on (`settle`, `declined`).
    */
-  decide(call: ToolCall, conversation: Conversation, frameworkLookups: ToolInvoker): Promise<Verdict> {
-    return this.check(call, conversation, frameworkLookups, true);
+  async decide(call: ToolCall, conversation: Conversation, frameworkLookups: ToolInvoker): Promise<Verdict> {
+    const now = this.options.now?.() ?? new Date();
+    const invoker = this.options.invoker ?? frameworkLookups;
+    return this.runtime.check(call, { conversation, invoker, now });
   }
 
-  /** Decides whether a call must wait for a person: the `ask` verdict (reported), or undefined for any other. */
+  /** Decides whether a call must wait for a person: the `ask` verdict, or undefined for any other. */
   async askFor(
     call: ToolCall,
     conversation: Conversation,
     frameworkLookups: ToolInvoker,
   ): Promise<Verdict | undefined> {
-    const verdict = await this.check(call, conversation, frameworkLookups, false);
-    if (verdict.decision !== 'ask') return undefined;
-    this.report(verdict, call);
-    return verdict;
+    const verdict = await this.decide(call, conversation, frameworkLookups);
+    return verdict.decision === 'ask' ? verdict : undefined;
   }
 
   /**
-   * Runs the call when the verdict allows it, or when it asks and `approved` says a person approved it; otherwise
-   * returns the feedback or throws `GuardDeniedError`, as the options say.
+   * Runs the call when the verdict allows it, or when it asks and `answer` says a person approved it; otherwise
+   * returns the feedback or throws `GuardDeniedError`, as the options say. Reports the verdict once it is acted on;
+   * when the verdict asks or a person answered, with the outcome (an `ask` without a person's approval is
+   * `unavailable`), which also goes to the runtime's audit (`settleAsk`).
    */
-  settle<Result>(verdict: Verdict, approved: boolean, run: () => Promise<Result>): Promise<Result | string> {
-    return settleCall(verdict, run, { approved, ...(this.options.onDeny ? { onDeny: this.options.onDeny } : {}) });
-  }
-
-  private async check(
+  async settle<Result>(
     call: ToolCall,
-    conversation: Conversation,
-    frameworkLookups: ToolInvoker,
-    report: boolean,
-  ): Promise<Verdict> {
-    const now = this.options.now?.() ?? new Date();
-    const invoker = this.options.invoker ?? frameworkLookups;
-    const verdict = await this.runtime.check(call, { conversation, invoker, now });
-    if (report) this.report(verdict, call);
-    return verdict;
+    verdict: Verdict,
+    answer: AskAnswer | undefined,
+    run: () => Promise<Result>,
+  ): Promise<Result | string> {
+    let ran = false;
+    try {
+      return await settleCall(
+        verdict,
+        () => {
+          ran = true;
+          return run();
+        },
+        { approved: answer === 'approved', ...(this.options.onDeny ? { onDeny: this.options.onDeny } : {}) },
+      );
+    } finally {
+      const asked = verdict.decision === 'ask' || answer !== undefined;
+      this.report(verdict, call, asked ? { answer: answer ?? 'unavailable', ran } : undefined);
+    }
   }
 
-  private report(verdict: Verdict, call: ToolCall): void {
+  /** Reports a call a person answered that the framework then did not run (declined, or never answered). */
+  declined(call: ToolCall, verdict: Verdict, answer: Exclude<AskAnswer, 'approved'>): void {
+    this.report(verdict, call, { answer, ran: false });
+  }
+
+  private report(verdict: Verdict, call: ToolCall, outcome: AskOutcome | undefined): void {
+    if (outcome !== undefined) this.runtime.settleAsk(call, outcome);
     try {
-      this.options.onVerdict?.(verdict, call);
+      if (outcome === undefined) this.options.onVerdict?.(verdict, call);
+      else this.options.onVerdict?.(verdict, call, outcome);
     } catch {
       // Reporting never decides a call.
     }

@@ -2,18 +2,15 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { generateText, type ModelMessage, stepCountIs, streamText } from 'ai';
 import type { MockLanguageModelV4 } from 'ai/test';
+import type { AskOutcome } from '../../audit/audit-record.ts';
 import type { ToolCall } from '../../model/tool-call.ts';
 import type { Verdict } from '../../model/verdict.ts';
 import { GuardRuntime } from '../../runtime/guard-runtime.ts';
 import { GuardDeniedError } from '../../runtime/guard-tool.ts';
 import { airlinePack, cancellable, cancellationRequest, freshAirline, notCancellable } from '../airline-fixture.ts';
 import type { AdapterOptions } from '../guard-call.ts';
-import { guardTools } from './index.ts';
-import { airlineTools, scriptedLanguageModel as model } from './test-doubles.ts';
-
-function messages(lines: ReturnType<typeof cancellationRequest>): ModelMessage[] {
-  return lines.map((line) => ({ role: line.role, content: line.text }));
-}
+import { guardedToolApproval, guardTools } from './index.ts';
+import { airlineTools, scriptedLanguageModel as model, modelMessages } from './test-doubles.ts';
 
 /** The text of every tool result the model was shown in a call, by tool call id. */
 function toolResultsSeen(mock: MockLanguageModelV4, call: number): Map<string, string> {
@@ -32,10 +29,10 @@ async function setUp(options: { ask?: string[]; shadow?: boolean; lookupsFromToo
     shadow: options.shadow ?? false,
   });
   const airline = await freshAirline();
-  const verdicts: { verdict: Verdict; call: ToolCall }[] = [];
+  const verdicts: { verdict: Verdict; call: ToolCall; outcome?: AskOutcome }[] = [];
   const adapterOptions: AdapterOptions = {
     now: () => airline.now,
-    onVerdict: (verdict, call) => verdicts.push({ verdict, call }),
+    onVerdict: (verdict, call, outcome) => verdicts.push({ verdict, call, ...(outcome ? { outcome } : {}) }),
     ...(options.lookupsFromTools ? {} : { invoker: airline.invoker }),
   };
   return { runtime, airline, verdicts, adapterOptions };
@@ -59,7 +56,9 @@ describe('agentguard/ai-sdk', () => {
     ]);
     const result = await generateText({
       model: mock,
-      messages: messages(cancellationRequest(notCancellable.reservationId, notCancellable.userId, { confirmed: true })),
+      messages: modelMessages(
+        cancellationRequest(notCancellable.reservationId, notCancellable.userId, { confirmed: true }),
+      ),
       tools: guardTools(
         runtime,
         airlineTools(airline, ['get_reservation_details', 'cancel_reservation']),
@@ -83,7 +82,7 @@ describe('agentguard/ai-sdk', () => {
     const { runtime, airline, verdicts, adapterOptions } = await setUp();
     const result = streamText({
       model: model([{ calls: [cancel('c1', cancellable.reservationId)] }, { text: 'Cancelled.' }]),
-      messages: messages(cancellationRequest(cancellable.reservationId, cancellable.userId, { confirmed: true })),
+      messages: modelMessages(cancellationRequest(cancellable.reservationId, cancellable.userId, { confirmed: true })),
       tools: guardTools(
         runtime,
         airlineTools(airline, ['get_reservation_details', 'cancel_reservation']),
@@ -110,7 +109,7 @@ describe('agentguard/ai-sdk', () => {
         airlineTools(airline, ['get_reservation_details', 'cancel_reservation']),
         adapterOptions,
       );
-      const opening = messages(
+      const opening = modelMessages(
         cancellationRequest(notCancellable.reservationId, notCancellable.userId, { confirmed: true }),
       );
       const paused = await generateText({
@@ -122,7 +121,7 @@ describe('agentguard/ai-sdk', () => {
       const request = paused.content.find((part) => part.type === 'tool-approval-request');
       assert.ok(request, 'expected an approval request');
       assert.deepEqual(airline.ran, []);
-      assert.equal(verdicts.at(-1)?.verdict.decision, 'ask');
+      assert.equal(verdicts.length, 0, 'an ask is reported once answered');
       const resumed = await generateText({
         model: model([{ text: approved ? 'Cancelled.' : 'Not cancelled.' }]),
         messages: [
@@ -139,15 +138,63 @@ describe('agentguard/ai-sdk', () => {
         approved ? [{ tool: 'cancel_reservation', args: { reservation_id: notCancellable.reservationId } }] : [],
       );
       assert.equal(await airline.status(notCancellable.reservationId), approved ? 'cancelled' : 'active');
+      assert.deepEqual(
+        verdicts.map(({ verdict, call, outcome }) => [call.id, verdict.decision, outcome]),
+        approved ? [['c1', 'ask', { answer: 'approved', ran: true }]] : [],
+      );
     });
   }
+
+  it('gives the approval request the reason through guardedToolApproval, and runs the call once approved', async () => {
+    const { runtime, airline, verdicts, adapterOptions } = await setUp({ ask: ['cancel.eligibility'] });
+    const tools = guardTools(
+      runtime,
+      airlineTools(airline, ['get_reservation_details', 'cancel_reservation']),
+      adapterOptions,
+    );
+    const opening = modelMessages(
+      cancellationRequest(notCancellable.reservationId, notCancellable.userId, { confirmed: true }),
+    );
+    const toolApproval = guardedToolApproval(tools);
+    const paused = await generateText({
+      model: model([{ calls: [cancel('c1', notCancellable.reservationId)] }]),
+      messages: opening,
+      tools,
+      toolApproval,
+      stopWhen: stepCountIs(5),
+    });
+    const request = paused.content.find((part) => part.type === 'tool-approval-request');
+    assert.ok(request, 'expected an approval request');
+    assert.match(request.reason ?? '', /needs a person's approval[\s\S]*cancel\.eligibility/);
+    await generateText({
+      model: model([{ text: 'Cancelled.' }]),
+      messages: [
+        ...opening,
+        ...paused.response.messages,
+        { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: request.approvalId, approved: true }] },
+      ],
+      tools,
+      toolApproval,
+      stopWhen: stepCountIs(5),
+    });
+    assert.deepEqual(airline.ran, [
+      { tool: 'cancel_reservation', args: { reservation_id: notCancellable.reservationId } },
+    ]);
+    assert.deepEqual(
+      verdicts.map(({ verdict, call, outcome }) => [call.id, verdict.decision, outcome]),
+      [['c1', 'ask', { answer: 'approved', ran: true }]],
+    );
+    assert.throws(() => guardedToolApproval({}), /returned by `guardTools`/);
+  });
 
   it('does not let an approval the AI SDK settled on its own run an ask', async () => {
     const { runtime, airline, adapterOptions } = await setUp({ ask: ['cancel.eligibility'] });
     const mock = model([{ calls: [cancel('c1', notCancellable.reservationId)] }, { text: 'Not cancelled.' }]);
     await generateText({
       model: mock,
-      messages: messages(cancellationRequest(notCancellable.reservationId, notCancellable.userId, { confirmed: true })),
+      messages: modelMessages(
+        cancellationRequest(notCancellable.reservationId, notCancellable.userId, { confirmed: true }),
+      ),
       tools: guardTools(
         runtime,
         airlineTools(airline, ['get_reservation_details', 'cancel_reservation']),
@@ -167,7 +214,7 @@ describe('agentguard/ai-sdk', () => {
       airlineTools(airline, ['get_reservation_details', 'cancel_reservation']),
       adapterOptions,
     );
-    const opening = messages(
+    const opening = modelMessages(
       cancellationRequest(notCancellable.reservationId, notCancellable.userId, { confirmed: true }),
     );
     const paused = await generateText({
@@ -211,7 +258,7 @@ describe('agentguard/ai-sdk', () => {
         { calls: [{ id: 'c1', name: 'cancel_booking', args: { booking: cancellable.reservationId } }] },
         { text: 'Cancelled.' },
       ]),
-      messages: messages(cancellationRequest(cancellable.reservationId, cancellable.userId, { confirmed: true })),
+      messages: modelMessages(cancellationRequest(cancellable.reservationId, cancellable.userId, { confirmed: true })),
       tools: guardTools(
         runtime,
         airlineTools(airline, ['get_reservation_details', 'cancel_reservation']),
@@ -240,7 +287,9 @@ describe('agentguard/ai-sdk', () => {
     const { runtime, airline, verdicts, adapterOptions } = await setUp({ shadow: true });
     await generateText({
       model: model([{ calls: [cancel('c1', notCancellable.reservationId)] }, { text: 'Cancelled.' }]),
-      messages: messages(cancellationRequest(notCancellable.reservationId, notCancellable.userId, { confirmed: true })),
+      messages: modelMessages(
+        cancellationRequest(notCancellable.reservationId, notCancellable.userId, { confirmed: true }),
+      ),
       tools: guardTools(
         runtime,
         airlineTools(airline, ['get_reservation_details', 'cancel_reservation']),
@@ -260,7 +309,7 @@ describe('agentguard/ai-sdk', () => {
     const { runtime, airline, adapterOptions } = await setUp({ lookupsFromTools: true });
     const result = await generateText({
       model: model([{ calls: [cancel('c1', cancellable.reservationId)] }]),
-      messages: messages(cancellationRequest(cancellable.reservationId, cancellable.userId, { confirmed: false })),
+      messages: modelMessages(cancellationRequest(cancellable.reservationId, cancellable.userId, { confirmed: false })),
       tools: guardTools(runtime, airlineTools(airline, ['get_reservation_details', 'cancel_reservation']), {
         ...adapterOptions,
         onDeny: 'throw',

@@ -1,8 +1,8 @@
 /** Test doubles for the AI SDK adapter: a scripted mock model and the airline's tools in the AI SDK's form. */
 import type { LanguageModelV4GenerateResult, LanguageModelV4StreamPart } from '@ai-sdk/provider';
-import { jsonSchema, type ToolSet, tool } from 'ai';
+import { jsonSchema, type ModelMessage, type ToolSet, tool } from 'ai';
 import { convertArrayToReadableStream, MockLanguageModelV4 } from 'ai/test';
-import type { Airline } from '../airline-fixture.ts';
+import type { Airline, Line } from '../airline-fixture.ts';
 import type { ScriptedStep } from '../scripted-step.ts';
 
 const usage = {
@@ -85,4 +85,16 @@ export function airlineTools(airline: Airline, names: readonly string[]): ToolSe
     });
   }
   return tools;
+}
+
+/**
+ * Lines of a conversation as AI SDK model messages.
+ *
+ * @example
+ * ```ts
+ * const messages = modelMessages(cancellationRequest('VYAAQN', 'evelyn_khan_9070', { confirmed: true }));
+ * ```
+ */
+export function modelMessages(lines: readonly Line[]): ModelMessage[] {
+  return lines.map((line) => ({ role: line.role, content: line.text }));
 }

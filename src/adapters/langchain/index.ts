@@ -23,6 +23,7 @@ import {
 import { z } from 'zod';
 import { AgentGuardError } from '../../errors.ts';
 import type { ToolCall } from '../../model/tool-call.ts';
+import type { Verdict } from '../../model/verdict.ts';
 import { feedbackFor } from '../../runtime/feedback.ts';
 import type { GuardRuntime } from '../../runtime/guard-runtime.ts';
 import { type AdapterOptions, CallGuard, toolsInvoker } from '../guard-call.ts';
@@ -106,18 +107,18 @@ export function guardMiddleware(runtime: GuardRuntime, options: LangChainGuardOp
       const last = state.messages.at(-1);
       if (last === undefined || !AIMessage.isInstance(last) || !last.tool_calls?.length) return undefined;
       const conversation = fromLangChainMessages(state.messages.slice(0, -1));
-      const asking: { index: number; call: ToolCall; feedback: string }[] = [];
+      const asking: { index: number; call: ToolCall; verdict: Verdict }[] = [];
       for (const [index, toolCall] of last.tool_calls.entries()) {
         const call = toCall(toolCall);
         const verdict = await guard.askFor(call, conversation, lookups);
-        if (verdict !== undefined) asking.push({ index, call, feedback: feedbackFor(verdict) });
+        if (verdict !== undefined) asking.push({ index, call, verdict });
       }
       if (asking.length === 0) return undefined;
       const request: HITLRequest = {
-        actionRequests: asking.map(({ call, feedback }) => ({
+        actionRequests: asking.map(({ call, verdict }) => ({
           name: call.name,
           args: call.arguments,
-          description: feedback,
+          description: feedbackFor(verdict),
         })),
         reviewConfigs: asking.map(({ call }) => ({ actionName: call.name, allowedDecisions })),
       };
@@ -130,7 +131,7 @@ export function guardMiddleware(runtime: GuardRuntime, options: LangChainGuardOp
       }
       const decisions: Decisions = { ...state[decisionsKey] };
       const toolCalls = [...last.tool_calls];
-      asking.forEach(({ index, call }, position) => {
+      asking.forEach(({ index, call, verdict }, position) => {
         const decision = response.decisions[position];
         if (decision === undefined || !allowedDecisions.includes(decision.type)) {
           throw new AgentGuardError(
@@ -139,6 +140,7 @@ export function guardMiddleware(runtime: GuardRuntime, options: LangChainGuardOp
           );
         }
         if (decision.type === 'reject') {
+          guard.declined(call, verdict, 'declined');
           decisions[call.id] = {
             approved: false,
             call: approvedCall(call),
@@ -170,7 +172,7 @@ export function guardMiddleware(runtime: GuardRuntime, options: LangChainGuardOp
       }
       const verdict = await guard.decide(call, fromLangChainMessages(request.state.messages, call.id), lookups);
       const approved = answer?.approved === true && answer.call === approvedCall(call);
-      const result = await guard.settle(verdict, approved, async () => handler(request));
+      const result = await guard.settle(call, verdict, approved ? 'approved' : undefined, async () => handler(request));
       if (typeof result !== 'string') return result;
       return new ToolMessage({ content: result, tool_call_id: call.id, name: call.name, status: 'error' });
     },

@@ -1,26 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
+import { ToolMessage } from '@langchain/core/messages';
 import { Command, MemorySaver } from '@langchain/langgraph';
 import { createAgent, type HITLRequest, type HITLResponse } from 'langchain';
+import type { AskOutcome } from '../../audit/audit-record.ts';
 import type { ToolCall } from '../../model/tool-call.ts';
 import type { Verdict } from '../../model/verdict.ts';
 import { GuardRuntime } from '../../runtime/guard-runtime.ts';
 import { GuardDeniedError } from '../../runtime/guard-tool.ts';
-import {
-  airlinePack,
-  cancellable,
-  cancellationRequest,
-  freshAirline,
-  type Line,
-  notCancellable,
-} from '../airline-fixture.ts';
+import { airlinePack, cancellable, cancellationRequest, freshAirline, notCancellable } from '../airline-fixture.ts';
 import { guardMiddleware, type LangChainGuardOptions } from './index.ts';
-import { airlineTools, ScriptedChatModel } from './test-doubles.ts';
-
-function messages(lines: Line[]): BaseMessage[] {
-  return lines.map((line) => (line.role === 'user' ? new HumanMessage(line.text) : new AIMessage(line.text)));
-}
+import { airlineTools, langChainMessages, ScriptedChatModel } from './test-doubles.ts';
 
 /** The content of the tool message for that call id in what the model received on a call. */
 function toolMessageSeen(model: ScriptedChatModel, call: number, callId: string): string {
@@ -35,12 +25,12 @@ async function setUp(options: { ask?: string[]; shadow?: boolean; onDeny?: 'thro
     shadow: options.shadow ?? false,
   });
   const airline = await freshAirline();
-  const verdicts: { verdict: Verdict; call: ToolCall }[] = [];
+  const verdicts: { verdict: Verdict; call: ToolCall; outcome?: AskOutcome }[] = [];
   const tools = airlineTools(airline, ['get_reservation_details', 'cancel_reservation']);
   const guardOptions: LangChainGuardOptions = {
     tools,
     now: () => airline.now,
-    onVerdict: (verdict, call) => verdicts.push({ verdict, call }),
+    onVerdict: (verdict, call, outcome) => verdicts.push({ verdict, call, ...(outcome ? { outcome } : {}) }),
     ...(options.lookupsFromTools ? {} : { invoker: airline.invoker }),
     ...(options.onDeny ? { onDeny: options.onDeny } : {}),
   };
@@ -74,7 +64,7 @@ describe('agentguard/langchain', () => {
     ]);
     const state = await agentFor(model).invoke(
       {
-        messages: messages(
+        messages: langChainMessages(
           cancellationRequest(notCancellable.reservationId, notCancellable.userId, { confirmed: true }),
         ),
       },
@@ -96,7 +86,11 @@ describe('agentguard/langchain', () => {
     const { airline, verdicts, agentFor } = await setUp({ lookupsFromTools: true });
     const model = new ScriptedChatModel([{ calls: [cancel('c1', cancellable.reservationId)] }, { text: 'Cancelled.' }]);
     await agentFor(model).invoke(
-      { messages: messages(cancellationRequest(cancellable.reservationId, cancellable.userId, { confirmed: true })) },
+      {
+        messages: langChainMessages(
+          cancellationRequest(cancellable.reservationId, cancellable.userId, { confirmed: true }),
+        ),
+      },
       thread('allow'),
     );
     const cancels = airline.ran.filter((entry) => entry.tool === 'cancel_reservation');
@@ -121,7 +115,7 @@ describe('agentguard/langchain', () => {
       const config = thread(`ask-${approved}`);
       const paused = await agent.invoke(
         {
-          messages: messages(
+          messages: langChainMessages(
             cancellationRequest(notCancellable.reservationId, notCancellable.userId, { confirmed: true }),
           ),
         },
@@ -131,7 +125,7 @@ describe('agentguard/langchain', () => {
       assert.equal(request?.actionRequests[0]?.name, 'cancel_reservation');
       assert.match(request?.actionRequests[0]?.description ?? '', /cancel\.eligibility/);
       assert.deepEqual(airline.ran, []);
-      assert.equal(verdicts.at(-1)?.verdict.decision, 'ask');
+      assert.equal(verdicts.length, 0, 'an ask is reported once answered');
       const resume: HITLResponse = {
         decisions: [approved ? { type: 'approve' } : { type: 'reject', message: 'The supervisor said no.' }],
       };
@@ -143,6 +137,12 @@ describe('agentguard/langchain', () => {
       );
       assert.equal(await airline.status(notCancellable.reservationId), approved ? 'cancelled' : 'active');
       if (!approved) assert.equal(toolMessageSeen(model, 1, 'c1'), 'The supervisor said no.');
+      assert.deepEqual(
+        verdicts.map(({ verdict, call, outcome }) => [call.id, verdict.decision, outcome]),
+        approved
+          ? [['c1', 'ask', { answer: 'approved', ran: true }]]
+          : [['c1', 'ask', { answer: 'declined', ran: false }]],
+      );
     });
   }
 
@@ -153,7 +153,7 @@ describe('agentguard/langchain', () => {
     const config = thread('edit');
     await agent.invoke(
       {
-        messages: messages(
+        messages: langChainMessages(
           cancellationRequest(notCancellable.reservationId, notCancellable.userId, { confirmed: true }),
         ),
       },
@@ -182,7 +182,7 @@ describe('agentguard/langchain', () => {
       new ScriptedChatModel([{ calls: [cancel('c1', notCancellable.reservationId)] }, { text: 'Done.' }]),
     ).invoke(
       {
-        messages: messages(
+        messages: langChainMessages(
           cancellationRequest(notCancellable.reservationId, notCancellable.userId, { confirmed: true }),
         ),
       },
@@ -201,7 +201,9 @@ describe('agentguard/langchain', () => {
     await assert.rejects(
       agentFor(new ScriptedChatModel([{ calls: [cancel('c1', cancellable.reservationId)] }, { text: 'Done.' }])).invoke(
         {
-          messages: messages(cancellationRequest(cancellable.reservationId, cancellable.userId, { confirmed: false })),
+          messages: langChainMessages(
+            cancellationRequest(cancellable.reservationId, cancellable.userId, { confirmed: false }),
+          ),
         },
         thread('throw'),
       ),

@@ -1,9 +1,9 @@
 /** Test doubles for the LangChain adapter: a scripted chat model and the airline's tools as LangChain tools. */
 import { BaseChatModel } from '@langchain/core/language_models/chat_models';
-import { AIMessage, type BaseMessage } from '@langchain/core/messages';
+import { AIMessage, type BaseMessage, HumanMessage } from '@langchain/core/messages';
 import type { ChatResult } from '@langchain/core/outputs';
 import { tool } from '@langchain/core/tools';
-import type { Airline } from '../airline-fixture.ts';
+import type { Airline, Line } from '../airline-fixture.ts';
 import type { ScriptedStep } from '../scripted-step.ts';
 
 /**
@@ -63,4 +63,16 @@ export function airlineTools(airline: Airline, names: readonly string[]) {
       schema: spec.parameters,
     }),
   );
+}
+
+/**
+ * Lines of a conversation as LangChain messages.
+ *
+ * @example
+ * ```ts
+ * const messages = langChainMessages(cancellationRequest('VYAAQN', 'evelyn_khan_9070', { confirmed: true }));
+ * ```
+ */
+export function langChainMessages(lines: readonly Line[]): BaseMessage[] {
+  return lines.map((line) => (line.role === 'user' ? new HumanMessage(line.text) : new AIMessage(line.text)));
 }

@@ -23,14 +23,16 @@ function textOf(content: unknown): string {
 /**
  * Converts the items of an OpenAI Agents run (what the model is given: messages, function calls and their results)
  * into a typed `Conversation`. Function calls join the assistant message they follow, as in the chat format; results
- * keep the name and call id of the call they answer; other items (reasoning, hosted tools) are left out.
+ * keep the name and call id of the call they answer; other items (reasoning, hosted tools) are left out. With `before`,
+ * the conversation stops at the assistant message that made the call of that id, so it holds what came before the
+ * call.
  *
  * @example
  * ```ts
  * const conversation = fromAgentItems(result.history);
  * ```
  */
-export function fromAgentItems(items: readonly AgentInputItem[]): Conversation {
+export function fromAgentItems(items: readonly AgentInputItem[], before?: string): Conversation {
   const typed: Message[] = [];
   let open: { text: string; toolCalls: ToolCall[] } | undefined;
   const close = () => {
@@ -46,6 +48,7 @@ export function fromAgentItems(items: readonly AgentInputItem[]): Conversation {
       continue;
     }
     if (item.type === 'function_call') {
+      if (before !== undefined && item.callId === before) return new Conversation(typed);
       open ??= { text: '', toolCalls: [] };
       const location = `$[${index}].arguments`;
       open.toolCalls.push({

@@ -2,38 +2,26 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
   Agent,
-  type AgentInputItem,
   type Model,
   type ModelRequest,
+  RunContext,
+  Runner,
+  RunState,
   run,
   setTracingDisabled,
   ToolCallError,
 } from '@openai/agents';
+import type { AskOutcome } from '../../audit/audit-record.ts';
 import type { ToolCall } from '../../model/tool-call.ts';
 import type { Verdict } from '../../model/verdict.ts';
 import { GuardRuntime } from '../../runtime/guard-runtime.ts';
 import { GuardDeniedError } from '../../runtime/guard-tool.ts';
-import {
-  airlinePack,
-  cancellable,
-  cancellationRequest,
-  freshAirline,
-  type Line,
-  notCancellable,
-} from '../airline-fixture.ts';
+import { airlinePack, cancellable, cancellationRequest, freshAirline, notCancellable } from '../airline-fixture.ts';
 import type { AdapterOptions } from '../guard-call.ts';
 import { guardAgentTools } from './index.ts';
-import { airlineTools, ScriptedAgentModel } from './test-doubles.ts';
+import { agentItems, airlineTools, ScriptedAgentModel } from './test-doubles.ts';
 
 setTracingDisabled(true);
-
-function items(lines: Line[]): AgentInputItem[] {
-  return lines.map((line) =>
-    line.role === 'user'
-      ? { role: 'user', content: line.text }
-      : { role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: line.text }] },
-  );
-}
 
 /** The output of the function call of that id, as the model was given it in a request. */
 function outputSeen(request: ModelRequest | undefined, callId: string): string {
@@ -51,11 +39,11 @@ async function setUp(options: { ask?: string[]; shadow?: boolean; onDeny?: 'thro
     shadow: options.shadow ?? false,
   });
   const airline = await freshAirline();
-  const verdicts: { verdict: Verdict; call: ToolCall }[] = [];
+  const verdicts: { verdict: Verdict; call: ToolCall; outcome?: AskOutcome }[] = [];
   const adapterOptions: AdapterOptions = {
     invoker: airline.invoker,
     now: () => airline.now,
-    onVerdict: (verdict, call) => verdicts.push({ verdict, call }),
+    onVerdict: (verdict, call, outcome) => verdicts.push({ verdict, call, ...(outcome ? { outcome } : {}) }),
     ...(options.onDeny ? { onDeny: options.onDeny } : {}),
   };
   const guard = guardAgentTools(
@@ -81,10 +69,9 @@ describe('agentguard/openai-agents', () => {
       { calls: [cancel('c1', notCancellable.reservationId)] },
       { text: 'I cannot cancel it.' },
     ]);
-    const result = await run(
+    const result = await guard.run(
       agentFor(model),
-      items(cancellationRequest(notCancellable.reservationId, notCancellable.userId, { confirmed: true })),
-      { callModelInputFilter: guard.callModelInputFilter },
+      agentItems(cancellationRequest(notCancellable.reservationId, notCancellable.userId, { confirmed: true })),
     );
     assert.equal(result.finalOutput, 'I cannot cancel it.');
     assert.deepEqual(airline.ran, []);
@@ -102,10 +89,9 @@ describe('agentguard/openai-agents', () => {
       { calls: [cancel('c2', cancellable.reservationId)] },
       { text: 'Cancelled.' },
     ]);
-    const result = await run(
+    const result = await guard.run(
       agentFor(model),
-      items(cancellationRequest(cancellable.reservationId, cancellable.userId, { confirmed: true })),
-      { callModelInputFilter: guard.callModelInputFilter },
+      agentItems(cancellationRequest(cancellable.reservationId, cancellable.userId, { confirmed: true })),
     );
     assert.equal(result.finalOutput, 'Cancelled.');
     assert.deepEqual(
@@ -120,42 +106,53 @@ describe('agentguard/openai-agents', () => {
   });
 
   for (const approved of [true, false]) {
-    it(`interrupts an ask and ${approved ? 'runs the approved call' : 'does not run the rejected call'} on resume`, async () => {
-      const { airline, verdicts, guard, agentFor } = await setUp({ ask: ['cancel.eligibility'] });
-      const agent = agentFor(
-        new ScriptedAgentModel([
-          { calls: [cancel('c1', notCancellable.reservationId)] },
-          { text: approved ? 'Cancelled.' : 'Not cancelled.' },
-        ]),
-      );
-      const paused = await run(
-        agent,
-        items(cancellationRequest(notCancellable.reservationId, notCancellable.userId, { confirmed: true })),
-        { callModelInputFilter: guard.callModelInputFilter },
-      );
-      assert.equal(paused.interruptions.length, 1);
-      assert.deepEqual(airline.ran, []);
-      assert.equal(verdicts.at(-1)?.verdict.decision, 'ask');
-      for (const interruption of paused.interruptions) {
-        if (approved) paused.state.approve(interruption);
-        else paused.state.reject(interruption);
-      }
-      const resumed = await run(agent, paused.state, { callModelInputFilter: guard.callModelInputFilter });
-      assert.equal(resumed.finalOutput, approved ? 'Cancelled.' : 'Not cancelled.');
-      assert.deepEqual(
-        airline.ran,
-        approved ? [{ tool: 'cancel_reservation', args: { reservation_id: notCancellable.reservationId } }] : [],
-      );
-      assert.equal(await airline.status(notCancellable.reservationId), approved ? 'cancelled' : 'active');
-    });
+    for (const saved of [false, true]) {
+      const resume = saved ? 'a state restored with RunState.fromString' : 'the same state';
+      it(`interrupts an ask with its reason and ${approved ? 'runs the approved call' : 'does not run the rejected call'} on resuming ${resume}`, async () => {
+        const { airline, verdicts, guard, agentFor } = await setUp({ ask: ['cancel.eligibility'] });
+        const agent = agentFor(
+          new ScriptedAgentModel([
+            { calls: [cancel('c1', notCancellable.reservationId)] },
+            { text: approved ? 'Cancelled.' : 'Not cancelled.' },
+          ]),
+        );
+        const paused = await guard.run(
+          agent,
+          agentItems(cancellationRequest(notCancellable.reservationId, notCancellable.userId, { confirmed: true })),
+        );
+        assert.equal(paused.interruptions.length, 1);
+        assert.deepEqual(airline.ran, []);
+        assert.equal(verdicts.length, 0, 'an ask is reported once answered');
+        const state = saved
+          ? ((await RunState.fromString(agent, paused.state.toString())) as typeof paused.state)
+          : paused.state;
+        for (const interruption of state.getInterruptions()) {
+          assert.match((await guard.reasonFor(state, interruption)) ?? '', /cancel\.eligibility/);
+        }
+        for (const interruption of state.getInterruptions()) {
+          if (approved) state.approve(interruption);
+          else state.reject(interruption);
+        }
+        const resumed = await guard.run(agent, state);
+        assert.equal(resumed.finalOutput, approved ? 'Cancelled.' : 'Not cancelled.');
+        assert.deepEqual(
+          airline.ran,
+          approved ? [{ tool: 'cancel_reservation', args: { reservation_id: notCancellable.reservationId } }] : [],
+        );
+        assert.equal(await airline.status(notCancellable.reservationId), approved ? 'cancelled' : 'active');
+        assert.deepEqual(
+          verdicts.map(({ verdict, call, outcome }) => [call.id, verdict.decision, outcome]),
+          [['c1', 'ask', { answer: approved ? 'approved' : 'declined', ran: approved }]],
+        );
+      });
+    }
   }
 
   it('in shadow mode runs everything and reports what the policies decided', async () => {
     const { airline, verdicts, guard, agentFor } = await setUp({ shadow: true });
-    await run(
+    await guard.run(
       agentFor(new ScriptedAgentModel([{ calls: [cancel('c1', notCancellable.reservationId)] }, { text: 'Done.' }])),
-      items(cancellationRequest(notCancellable.reservationId, notCancellable.userId, { confirmed: true })),
-      { callModelInputFilter: guard.callModelInputFilter },
+      agentItems(cancellationRequest(notCancellable.reservationId, notCancellable.userId, { confirmed: true })),
     );
     assert.deepEqual(
       airline.ran.map((entry) => entry.tool),
@@ -168,10 +165,9 @@ describe('agentguard/openai-agents', () => {
   it('throws GuardDeniedError out of the run when asked to', async () => {
     const { airline, guard, agentFor } = await setUp({ onDeny: 'throw' });
     await assert.rejects(
-      run(
+      guard.run(
         agentFor(new ScriptedAgentModel([{ calls: [cancel('c1', cancellable.reservationId)] }, { text: 'Done.' }])),
-        items(cancellationRequest(cancellable.reservationId, cancellable.userId, { confirmed: false })),
-        { callModelInputFilter: guard.callModelInputFilter },
+        agentItems(cancellationRequest(cancellable.reservationId, cancellable.userId, { confirmed: false })),
       ),
       (error: unknown) => {
         const denied = error instanceof ToolCallError ? error.error : undefined;
@@ -181,15 +177,70 @@ describe('agentguard/openai-agents', () => {
     assert.deepEqual(airline.ran, []);
   });
 
-  it('refuses to decide when the run does not pass its items', async () => {
+  it('refuses to decide in a run it did not start, saying what to use', async () => {
     const { airline, agentFor } = await setUp();
     await assert.rejects(
       run(
         agentFor(new ScriptedAgentModel([{ calls: [cancel('c1', cancellable.reservationId)] }, { text: 'Done.' }])),
-        items(cancellationRequest(cancellable.reservationId, cancellable.userId, { confirmed: true })),
+        agentItems(cancellationRequest(cancellable.reservationId, cancellable.userId, { confirmed: true })),
       ),
-      /callModelInputFilter/,
+      /run the agent with `run` from guardAgentTools/,
     );
     assert.deepEqual(airline.ran, []);
+  });
+
+  it("runs the run's own callModelInputFilter after its own record, and decides on the run's items", async () => {
+    const { airline, guard, agentFor } = await setUp();
+    const model = new ScriptedAgentModel([{ calls: [cancel('c1', cancellable.reservationId)] }, { text: 'Done.' }]);
+    let filtered = 0;
+    await guard.run(
+      agentFor(model),
+      agentItems(cancellationRequest(cancellable.reservationId, cancellable.userId, { confirmed: true })),
+      {
+        callModelInputFilter: ({ modelData }) => {
+          filtered += 1;
+          return { ...modelData, input: modelData.input.slice(-1) };
+        },
+      },
+    );
+    assert.equal(filtered, 2);
+    assert.equal(model.requests[0]?.input.length, 1);
+    assert.deepEqual(
+      airline.ran.map((entry) => entry.tool),
+      ['cancel_reservation'],
+    );
+  });
+
+  it('runs on a Runner of the caller, with its configured filter, and streamed', async () => {
+    const { airline, guard, agentFor } = await setUp();
+    let filtered = 0;
+    const runner = new Runner({
+      callModelInputFilter: ({ modelData }) => {
+        filtered += 1;
+        return modelData;
+      },
+    });
+    const model = new ScriptedAgentModel([{ calls: [cancel('c1', cancellable.reservationId)] }, { text: 'Done.' }]);
+    const streamed = await guard.runWith(runner)(
+      agentFor(model),
+      agentItems(cancellationRequest(cancellable.reservationId, cancellable.userId, { confirmed: true })),
+      { stream: true },
+    );
+    await streamed.completed;
+    assert.equal(streamed.finalOutput, 'Done.');
+    assert.equal(filtered, 2);
+    assert.deepEqual(
+      airline.ran.map((entry) => entry.tool),
+      ['cancel_reservation'],
+    );
+  });
+
+  it('refuses a run whose RunContext another run is using', async () => {
+    const { guard, agentFor } = await setUp();
+    const shared = new RunContext({});
+    const slow = agentFor(new ScriptedAgentModel([{ text: 'One.' }]));
+    const first = guard.run(slow, 'Hello.', { context: shared });
+    await assert.rejects(guard.run(slow, 'Hello.', { context: shared }), /already in a run/);
+    await first;
   });
 });

@@ -1,19 +1,20 @@
 /** Test doubles for the OpenAI Agents adapter: a scripted model and the airline's tools as function tools. */
 import {
+  type AgentInputItem,
   type AgentOutputItem,
   type Model,
   type ModelRequest,
   type ModelResponse,
+  type protocol,
   type StreamEvent,
   tool,
   Usage,
 } from '@openai/agents';
-import type { Airline } from '../airline-fixture.ts';
+import type { Airline, Line } from '../airline-fixture.ts';
 import type { ScriptedStep } from '../scripted-step.ts';
 
 /**
- * An OpenAI Agents model that answers `run` with the scripted steps, in order, and keeps every request it was sent.
- * It does not stream.
+ * An OpenAI Agents model that answers `run` (streamed or not) with the scripted steps, in order, and keeps every request it was sent.
  *
  * @example
  * ```ts
@@ -52,8 +53,17 @@ export class ScriptedAgentModel implements Model {
     return { usage: new Usage(), output, responseId: `response_${this.requests.length}` };
   }
 
-  getStreamedResponse(): AsyncIterable<StreamEvent> {
-    throw new Error('the scripted model answers `run` without streaming');
+  async *getStreamedResponse(request: ModelRequest): AsyncIterable<StreamEvent> {
+    const response = await this.getResponse(request);
+    yield { type: 'response_started' };
+    yield {
+      type: 'response_done',
+      response: {
+        id: response.responseId ?? '',
+        usage: { requests: 1, inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+        output: response.output as protocol.StreamEventResponseCompleted['response']['output'],
+      },
+    };
   }
 }
 
@@ -74,5 +84,21 @@ export function airlineTools(airline: Airline, names: readonly string[]) {
       strict: false,
       execute: async (args: unknown) => airline.run(spec.name, args as Record<string, unknown>),
     }),
+  );
+}
+
+/**
+ * Lines of a conversation as OpenAI Agents input items.
+ *
+ * @example
+ * ```ts
+ * const input = agentItems(cancellationRequest('VYAAQN', 'evelyn_khan_9070', { confirmed: true }));
+ * ```
+ */
+export function agentItems(lines: readonly Line[]): AgentInputItem[] {
+  return lines.map((line) =>
+    line.role === 'user'
+      ? { role: 'user', content: line.text }
+      : { role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: line.text }] },
   );
 }

@@ -117,6 +117,22 @@ export class AirlineDatabase {
     return copy;
   }
 
+  /**
+   * Every table, each as its records by id (the flights, the reservations booked in this run included, the users):
+   * what the data hash is computed over.
+   */
+  tables(): Record<string, Iterable<[string, object]>> {
+    const merged = function* <Row>(base: ReadonlyMap<string, Row>, changed: ReadonlyMap<string, Row>) {
+      for (const [id, row] of base) yield [id, changed.get(id) ?? row] as [string, Row & object];
+      for (const [id, row] of changed) if (!base.has(id)) yield [id, row] as [string, Row & object];
+    };
+    return {
+      flights: this.base.flights.entries(),
+      reservations: merged(this.base.reservations, this.reservations),
+      users: merged(this.base.users, this.users),
+    };
+  }
+
   /** Stores a new reservation, frozen. */
   addReservation(reservation: Reservation): void {
     this.reservations.set(reservation.reservation_id, deepFreeze(reservation));

@@ -6,11 +6,13 @@ import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { LanguageModelV4GenerateResult } from '@ai-sdk/provider';
 import { MockLanguageModelV4 } from 'ai/test';
+import type { ModelRequest } from '../llm/language-model.ts';
 import { ScriptedModel } from '../llm/scripted-model.ts';
 import { loadPack } from '../pack/load-pack.ts';
 import { GuardRuntime } from '../runtime/guard-runtime.ts';
+import { TextToolCallingModel } from './agent-model.ts';
 import { loadDomain, type TauDomain } from './domain.ts';
-import { runEpisode } from './episode.ts';
+import { type AskMode, runEpisode, type TrajectoryMessage } from './episode.ts';
 import { formatReport, summarizeArm } from './report.ts';
 import { runTrials } from './run-trials.ts';
 import type { Action } from './task.ts';
@@ -180,6 +182,125 @@ describe('a tau-bench episode', () => {
     });
     assert.equal(result.reward, 0);
     assert.match(result.info.error ?? '', /no answer left/);
+  });
+});
+
+describe('an ask verdict', async () => {
+  // Recorded run 4-0 up to its upgrade of FQ8APE, which the pack asks about: the amount was never stated.
+  const recorded =
+    (
+      JSON.parse(
+        await readFile(
+          fileURLToPath(new URL('../../data/tau-airline/trajectories-gpt-4o.json', import.meta.url)),
+          'utf8',
+        ),
+      ) as { task_id: number; trial: number; traj: TrajectoryMessage[] }[]
+    )
+      .find((run) => run.task_id === 4 && run.trial === 0)
+      ?.traj.slice(0, 17) ?? [];
+  const agentTurns = recorded.filter((message) => message.role === 'assistant');
+  const userTurns = recorded.flatMap((message) => (message.role === 'user' ? [message.content] : []));
+
+  /** The recorded agent, then a last reply. */
+  function recordedAgent(): MockLanguageModelV4 {
+    let step = 0;
+    return new MockLanguageModelV4({
+      doGenerate: async (): Promise<LanguageModelV4GenerateResult> => {
+        const turn = agentTurns[step++];
+        const call = turn?.role === 'assistant' ? turn.tool_calls?.[0] : undefined;
+        if (turn?.role === 'assistant' && call === undefined)
+          return {
+            content: [{ type: 'text', text: turn.content ?? '' }],
+            finishReason: { unified: 'stop', raw: 'stop' },
+            usage,
+            warnings: [],
+          };
+        if (call === undefined)
+          return {
+            content: [{ type: 'text', text: 'Done.' }],
+            finishReason: { unified: 'stop', raw: 'stop' },
+            usage,
+            warnings: [],
+          };
+        return {
+          content: [
+            { type: 'tool-call', toolCallId: call.id, toolName: call.function.name, input: call.function.arguments },
+          ],
+          finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+          usage,
+          warnings: [],
+        };
+      },
+    });
+  }
+
+  /** The recorded user, answering the approval question with `answer`, and stopping at the end. */
+  function recordedUser(answer: string): ScriptedModel {
+    const lines = [...userTurns];
+    const reply = (request: ModelRequest) =>
+      /explicit approval to run update_reservation_flights/.test(request.messages.at(-1)?.content ?? '')
+        ? answer
+        : (lines.shift() ?? stopToken);
+    return new ScriptedModel(Array.from({ length: 10 }, () => reply));
+  }
+
+  const episode = (ask: AskMode, answer: string) =>
+    runEpisode({
+      domain: airline,
+      taskId: 4,
+      trial: 0,
+      agent: { name: 'recorded', model: recordedAgent() },
+      user: recordedUser(answer),
+      guard: { runtime: new GuardRuntime([pack]), writeTools },
+      ask,
+    });
+
+  it('goes to the simulated user, and runs the call on an explicit yes', async () => {
+    const result = await episode('user', 'Yes, I approve.');
+    assert.equal(result.info.error, undefined);
+    assert.equal(result.info.asks.length, 1);
+    assert.match(result.info.asks[0]?.question ?? '', /amount/);
+    assert.equal(result.info.asks[0]?.approved, true);
+    assert.deepEqual(
+      result.info.verdicts.map((verdict) => [verdict.tool, verdict.decision, verdict.ran]),
+      [['update_reservation_flights', 'ask', true]],
+    );
+    assert.match(String(result.traj[17]?.content), /^\{"reservation_id": "FQ8APE"/);
+  });
+
+  it('keeps the call from running when the user declines, or when asks are denied', async () => {
+    for (const [ask, answer] of [
+      ['user', 'No, do not do that.'],
+      ['deny', 'unused'],
+    ] as const) {
+      const result = await episode(ask, answer);
+      assert.equal(result.info.asks.length, ask === 'user' ? 1 : 0);
+      assert.equal(result.info.verdicts[0]?.ran, false, ask);
+      assert.doesNotMatch(String(result.traj[17]?.content), /^\{"reservation_id"/);
+    }
+  });
+});
+
+describe('an agent answering in text (the exchange folder)', () => {
+  it('calls a tool by answering its JSON, and replies in words otherwise', async () => {
+    const agent = new ScriptedModel([
+      '{"name": "find_user_id_by_email", "arguments": {"email": "noah.brown7922@example.com"}}',
+      'You are noah_brown_6181.',
+    ]);
+    const result = await runEpisode({
+      domain: retail,
+      taskId: 0,
+      trial: 0,
+      agent: { name: 'exchange', model: new TextToolCallingModel(agent) },
+      user: scriptedUser(),
+    });
+    assert.equal(result.traj[3]?.role === 'tool' && result.traj[3].content, 'noah_brown_6181');
+    assert.equal(result.traj[4]?.content, 'You are noah_brown_6181.');
+    assert.match(agent.requests[1]?.system ?? '', /- find_user_id_by_email: Find user id by email/);
+    assert.match(
+      agent.requests[1]?.messages[0]?.content ?? '',
+      /## tool result \(find_user_id_by_email\)\n\nnoah_brown_6181/,
+    );
   });
 });
 

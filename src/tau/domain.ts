@@ -52,6 +52,12 @@ const retailNow = '2024-05-15T15:00:00-05:00';
 /** The airline tools of the pack that tau-bench does not offer the agent: guard-only lookups. */
 const airlineGuardOnly = new Set(['get_flight_on_date_details']);
 
+/** tau-bench's answer to a tool the agent is not offered. */
+function offeredOnly(tools: readonly ToolSpec[], run: TauEnvironment['run']): TauEnvironment['run'] {
+  const offered = new Set(tools.map((tool) => tool.name));
+  return (tool, args) => (offered.has(tool) ? run(tool, args) : `Unknown action ${tool}`);
+}
+
 async function readJson<Value>(file: string): Promise<Value> {
   return JSON.parse(await readFile(file, 'utf8')) as Value;
 }
@@ -71,21 +77,22 @@ export async function loadDomain(name: string): Promise<TauDomain> {
   if (name === 'airline') {
     const data = await loadAirlineData();
     const specs = await readJson<ToolSpec[]>(packagePath('packs/tau-airline/tools.json'));
+    const tools = specs
+      .filter((spec) => !airlineGuardOnly.has(spec.name))
+      .map(({ name: tool, description, parameters }) => ({ name: tool, description, parameters }));
     return {
       name,
       policy: await readFile(`${airlineDataDir}/wiki.md`, 'utf8'),
-      tools: specs
-        .filter((spec) => !airlineGuardOnly.has(spec.name))
-        .map(({ name: tool, description, parameters }) => ({ name: tool, description, parameters })),
+      tools,
       terminateTools,
       tasks: await readTasks(`${airlineDataDir}/tasks_test.json`),
       now: new Date(`${airlineNow}-05:00`),
       fresh: () => {
         const database = new AirlineDatabase(data);
-        const tools = new AirlineTools(database);
+        const airline = new AirlineTools(database);
         return {
-          run: (tool, args) => tools.run(tool, args),
-          invoker: tools.invoker,
+          run: offeredOnly(tools, (tool, args) => airline.run(tool, args)),
+          invoker: airline.invoker,
           dataHash: () => dataHash(database.tables()),
         };
       },
@@ -94,23 +101,24 @@ export async function loadDomain(name: string): Promise<TauDomain> {
   if (name === 'retail') {
     const data = await loadRetailData();
     const specs = await readJson<{ function: ToolSpec }[]>(`${retailDataDir}/tools.json`);
+    const tools = specs.map(({ function: { name: tool, description, parameters } }) => ({
+      name: tool,
+      description,
+      parameters,
+    }));
     return {
       name,
       policy: await readFile(`${retailDataDir}/wiki.md`, 'utf8'),
-      tools: specs.map(({ function: { name: tool, description, parameters } }) => ({
-        name: tool,
-        description,
-        parameters,
-      })),
+      tools,
       terminateTools,
       tasks: await readTasks(`${retailDataDir}/tasks_test.json`),
       now: new Date(retailNow),
       fresh: () => {
         const database = new RetailDatabase(data);
-        const tools = new RetailTools(database);
+        const retail = new RetailTools(database);
         return {
-          run: (tool, args) => tools.run(tool, args),
-          invoker: tools.invoker,
+          run: offeredOnly(tools, (tool, args) => retail.run(tool, args)),
+          invoker: retail.invoker,
           dataHash: () => dataHash(database.tables()),
         };
       },

@@ -172,6 +172,50 @@ describe('a tau-bench episode', () => {
     assert.match(String(result.traj.at(-3)?.content), /"status": "cancelled"/);
   });
 
+  it('answers a tool the agent is not offered, and arguments that are not JSON, without running anything', async () => {
+    const agent = new MockLanguageModelV4({
+      doGenerate: [
+        ['get_flight_on_date_details', '{"flight_number": "HAT001", "date": "2024-05-01"}'],
+        ['cancel_reservation', 'reservation 5XOFTB'],
+      ]
+        .map(
+          ([name, input]): LanguageModelV4GenerateResult => ({
+            content: [
+              { type: 'tool-call', toolCallId: `call_${name}`, toolName: name as string, input: input as string },
+            ],
+            finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+            usage,
+            warnings: [],
+          }),
+        )
+        .concat([
+          {
+            content: [{ type: 'text', text: 'Done.' }],
+            finishReason: { unified: 'stop', raw: 'stop' },
+            usage,
+            warnings: [],
+          },
+        ]),
+    });
+    const result = await runEpisode({
+      domain: airline,
+      taskId: 0,
+      trial: 0,
+      task: untouched,
+      agent: { name: 'scripted', model: agent },
+      user: scriptedUser(),
+      guard: { runtime: new GuardRuntime([pack]), writeTools },
+    });
+    assert.deepEqual(
+      result.traj.filter((message) => message.role === 'tool').map((message) => message.content),
+      [
+        'Unknown action get_flight_on_date_details',
+        'Error: the arguments of `cancel_reservation` are not a JSON object',
+      ],
+    );
+    assert.equal(result.reward, 1);
+  });
+
   it('ends the run with reward 0 and the error when a model fails', async () => {
     const result = await runEpisode({
       domain: retail,

@@ -1,5 +1,6 @@
 import {
   type LanguageModel as AiSdkLanguageModel,
+  type AssistantModelMessage,
   generateText,
   jsonSchema,
   type ModelMessage,
@@ -191,10 +192,15 @@ export async function runEpisode(options: EpisodeOptions): Promise<EpisodeResult
         done = next.includes(stopToken);
         continue;
       }
-      const args = (typeof call.input === 'object' && call.input !== null ? call.input : {}) as Record<string, unknown>;
+      // Arguments that are not a JSON object reach no guard and no tool (tau-bench's agent fails on them).
+      const parsed = typeof call.input === 'object' && call.input !== null && !Array.isArray(call.input);
+      const args = (parsed ? call.input : {}) as Record<string, unknown>;
       const assistant: ModelMessage = {
         role: 'assistant',
-        content: [{ type: 'tool-call', toolCallId: call.toolCallId, toolName: call.toolName, input: args }],
+        content: [
+          ...(answer.text === '' ? [] : [{ type: 'text' as const, text: answer.text }]),
+          { type: 'tool-call', toolCallId: call.toolCallId, toolName: call.toolName, input: args },
+        ],
       };
       messages.push(assistant);
       traj.push({
@@ -204,11 +210,13 @@ export async function runEpisode(options: EpisodeOptions): Promise<EpisodeResult
           { id: call.toolCallId, type: 'function', function: { name: call.toolName, arguments: JSON.stringify(args) } },
         ],
       });
-      const settled = await settleCall(tools[call.toolName], {
-        id: call.toolCallId,
-        name: call.toolName,
-        arguments: args,
-      });
+      const settled = parsed
+        ? await settleCall(tools[call.toolName], {
+            id: call.toolCallId,
+            name: call.toolName,
+            arguments: args,
+          })
+        : { observation: `Error: the arguments of \`${call.toolName}\` are not a JSON object`, stop: false };
       const observation = settled.observation ?? environment.run(call.toolName, args);
       messages.push({
         role: 'tool',
@@ -261,13 +269,14 @@ export async function runEpisode(options: EpisodeOptions): Promise<EpisodeResult
       }
       if (approved) {
         const approvalId = `approval_${call.id}`;
-        guardMessages[guardMessages.length - 1] = {
+        const asked = guardMessages.pop() as AssistantModelMessage;
+        guardMessages.push({
           role: 'assistant',
           content: [
-            { type: 'tool-call', toolCallId: call.id, toolName: call.name, input: call.arguments },
+            ...(typeof asked.content === 'string' ? [] : asked.content),
             { type: 'tool-approval-request', approvalId, toolCallId: call.id },
           ],
-        };
+        });
         guardMessages.push({ role: 'tool', content: [{ type: 'tool-approval-response', approvalId, approved: true }] });
       }
     }

@@ -295,6 +295,43 @@ describe('the tau-bench v1 retail tools', () => {
     );
   });
 
+  it('refuse an order that does not exist, and items the order does not hold, in every write tool', () => {
+    const { tools } = fresh();
+    const address = { address1: '1 Main St', address2: '', city: 'Austin', state: 'TX', country: 'USA', zip: '78701' };
+    const swap = { item_ids: [], new_item_ids: [], payment_method_id: 'paypal_0' };
+    for (const [name, args] of [
+      ['cancel_pending_order', { reason: 'no longer needed' }],
+      ['exchange_delivered_order_items', swap],
+      ['modify_pending_order_address', address],
+      ['modify_pending_order_items', swap],
+      ['modify_pending_order_payment', { payment_method_id: 'paypal_0' }],
+      ['return_delivered_order_items', { item_ids: [], payment_method_id: 'paypal_0' }],
+    ] as const)
+      assert.equal(tools.run(name, { order_id: '#W0000000', ...args }), 'Error: order not found', name);
+    const delivered = orderWith((order) => order.status === 'delivered' && order.items.length > 0);
+    const item = delivered.items[0];
+    assert.ok(item);
+    const method = delivered.payment_history[0]?.payment_method_id;
+    const exchange = (itemIds: string[], newItemIds: string[]) =>
+      tools.run('exchange_delivered_order_items', {
+        order_id: delivered.order_id,
+        item_ids: itemIds,
+        new_item_ids: newItemIds,
+        payment_method_id: method,
+      });
+    assert.equal(exchange(['0'], ['0']), 'Error: 0 not found');
+    assert.equal(exchange([item.item_id], []), 'Error: the number of items to be exchanged should match');
+    assert.equal(exchange([item.item_id], ['0']), 'Error: new item 0 not found or available');
+    const unavailable = Object.values(data.products[item.product_id]?.variants ?? {}).find(
+      (variant) => !variant.available,
+    );
+    if (unavailable !== undefined)
+      assert.equal(
+        exchange([item.item_id], [unavailable.item_id]),
+        `Error: new item ${unavailable.item_id} not found or available`,
+      );
+  });
+
   it('change a user address, and give guards lookups as values', async () => {
     const { tools } = fresh();
     const address = { address1: '1 Main St', address2: '', city: 'Austin', state: 'TX', country: 'USA', zip: '78701' };

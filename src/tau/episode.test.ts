@@ -216,6 +216,28 @@ describe('a tau-bench episode', () => {
     assert.equal(result.reward, 1);
   });
 
+  it('goes on after a blocked transfer to a human: only a transfer that ran ends the episode', async () => {
+    const result = await runEpisode({
+      domain: airline,
+      taskId: 0,
+      trial: 0,
+      task: untouched,
+      // Without its `summary`, the pack denies the call for its arguments.
+      agent: {
+        name: 'scripted',
+        model: scriptedAgent([{ name: 'transfer_to_human_agents', kwargs: {} }], 'Anything else?'),
+      },
+      user: scriptedUser(),
+      guard: { runtime: new GuardRuntime([pack]), writeTools },
+    });
+    assert.deepEqual(
+      result.traj.slice(2).map((message) => message.role),
+      ['assistant', 'tool', 'assistant', 'user'],
+    );
+    assert.doesNotMatch(String(result.traj[3]?.content), /Transfer successful/);
+    assert.equal(result.traj.at(-1)?.content, stopToken);
+  });
+
   it('ends the run with reward 0 and the error when a model fails', async () => {
     const result = await runEpisode({
       domain: retail,

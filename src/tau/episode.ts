@@ -216,7 +216,11 @@ export async function runEpisode(options: EpisodeOptions): Promise<EpisodeResult
             name: call.toolName,
             arguments: args,
           })
-        : { observation: `Error: the arguments of \`${call.toolName}\` are not a JSON object`, stop: false };
+        : {
+            observation: `Error: the arguments of \`${call.toolName}\` are not a JSON object`,
+            stop: false,
+            ran: false,
+          };
       const observation = settled.observation ?? environment.run(call.toolName, args);
       messages.push({
         role: 'tool',
@@ -230,7 +234,8 @@ export async function runEpisode(options: EpisodeOptions): Promise<EpisodeResult
         ],
       });
       traj.push({ role: 'tool', tool_call_id: call.toolCallId, name: call.toolName, content: observation });
-      done = settled.stop || domain.terminateTools.has(call.toolName);
+      // A terminating tool ends the episode when it ran: a blocked transfer leaves the agent to go on.
+      done = settled.stop || (settled.ran && domain.terminateTools.has(call.toolName));
     }
     if (done) {
       result.info.reward_info = calculateReward(domain, task, environment.dataHash(), replies);
@@ -246,9 +251,9 @@ export async function runEpisode(options: EpisodeOptions): Promise<EpisodeResult
   async function settleCall(
     runnableTool: ToolSet[string] | undefined,
     call: ToolCall,
-  ): Promise<{ observation: string | undefined; stop: boolean }> {
+  ): Promise<{ observation: string | undefined; stop: boolean; ran: boolean }> {
     // A tool the domain does not have: tau-bench answers `Unknown action`, from the environment.
-    if (runnableTool?.execute === undefined) return { observation: undefined, stop: false };
+    if (runnableTool?.execute === undefined) return { observation: undefined, stop: false, ran: false };
     const guardMessages = [...messages];
     const approvalOptions = { toolCallId: call.id, messages: guardMessages, context: undefined };
     const needsApproval =
@@ -292,16 +297,17 @@ export async function runEpisode(options: EpisodeOptions): Promise<EpisodeResult
           ),
         );
     const verdict = lastVerdict.get(call.id);
+    const ran = !stop && (verdict === undefined || verdict.decision === 'allow' || approved);
     if (guard?.writeTools.has(call.name) && verdict !== undefined) {
       verdicts.push({
         message_index: traj.length - 1,
         tool: call.name,
         arguments: call.arguments,
         decision: verdict.evaluated,
-        ran: !stop && (verdict.decision === 'allow' || approved),
+        ran,
         violations: verdict.violations.map((violation) => ({ policy: violation.policy, message: violation.message })),
       });
     }
-    return { observation: output, stop };
+    return { observation: output, stop, ran };
   }
 }

@@ -18,17 +18,17 @@ function renderPrompt(prompt: LanguageModelV4Prompt): { system: string; transcri
       continue;
     }
     for (const part of message.content) {
-      if (part.type === 'text') lines.push(`## ${message.role}\n\n${part.text}`);
+      if (part.type === 'text') lines.push(`### ${message.role}\n\n${part.text}`);
       else if (part.type === 'tool-call')
-        lines.push(`## assistant (tool call)\n\n${JSON.stringify({ name: part.toolName, arguments: part.input })}`);
+        lines.push(`### assistant (tool call)\n\n${JSON.stringify({ name: part.toolName, arguments: part.input })}`);
       else if (part.type === 'tool-result') {
         const output = part.output;
         const text = output.type === 'text' ? output.value : JSON.stringify('value' in output ? output.value : output);
-        lines.push(`## tool result (${part.toolName})\n\n${text}`);
+        lines.push(`### tool result (${part.toolName})\n\n${text}`);
       }
     }
   }
-  return { system: system.join('\n\n'), transcript: lines.join('\n\n') };
+  return { system: system.join('\n\n'), transcript: `# Conversation so far\n\n${lines.join('\n\n')}` };
 }
 
 /** Reads an answer: a JSON `{"name", "arguments"}` is a tool call, anything else a reply to the user. */
@@ -93,11 +93,14 @@ export class TextToolCallingModel implements LanguageModelV4 {
       },
       outputTokens: { total: response.usage.outputTokens, text: undefined, reasoning: undefined },
     };
+    // The exchange folder reports no tokens: the counts are estimates, and say so.
+    const providerMetadata = { agentguard: { estimatedUsage: response.usage.estimated === true } };
     if (call === undefined) {
       return {
         content: [{ type: 'text', text: response.text }],
         finishReason: { unified: 'stop', raw: 'stop' },
         usage,
+        providerMetadata,
         warnings: [],
       };
     }
@@ -112,6 +115,7 @@ export class TextToolCallingModel implements LanguageModelV4 {
       ],
       finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
       usage,
+      providerMetadata,
       warnings: [],
     };
   }

@@ -357,15 +357,31 @@ describe('an agent answering in text (the exchange folder)', () => {
       domain: retail,
       taskId: 0,
       trial: 0,
-      agent: { name: 'exchange', model: new TextToolCallingModel(agent) },
+      agent: {
+        name: 'exchange',
+        // As the exchange folder does: no token counts, estimates from the text.
+        model: new TextToolCallingModel({
+          id: agent.id,
+          complete: async (request) => ({
+            ...(await agent.complete(request)),
+            usage: { inputTokens: 100, outputTokens: 10, estimated: true },
+          }),
+        }),
+      },
       user: scriptedUser(),
+    });
+    assert.deepEqual(result.info.usage['agent exchange'], {
+      calls: 2,
+      inputTokens: 200,
+      outputTokens: 20,
+      estimated: true,
     });
     assert.equal(result.traj[3]?.role === 'tool' && result.traj[3].content, 'noah_brown_6181');
     assert.equal(result.traj[4]?.content, 'You are noah_brown_6181.');
     assert.match(agent.requests[1]?.system ?? '', /- find_user_id_by_email: Find user id by email/);
     assert.match(
       agent.requests[1]?.messages[0]?.content ?? '',
-      /## tool result \(find_user_id_by_email\)\n\nnoah_brown_6181/,
+      /### tool result \(find_user_id_by_email\)\n\nnoah_brown_6181/,
     );
   });
 });

@@ -179,6 +179,7 @@ export async function runEpisode(options: EpisodeOptions): Promise<EpisodeResult
       usage.add(`agent ${options.agent.name}`, {
         inputTokens: answer.usage.inputTokens ?? 0,
         outputTokens: answer.usage.outputTokens ?? 0,
+        estimated: answer.providerMetadata?.agentguard?.estimatedUsage === true,
       });
       const call = answer.toolCalls[0];
       if (call === undefined) {

@@ -278,6 +278,8 @@ program
     'the simulated user: openai:…, anthropic:…, openai-compatible:… or exchange:<dir>',
   )
   .option('--base-url <url>', 'base URL of the model API (required for openai-compatible; env AGENTGUARD_BASE_URL)')
+  .option('--agent-base-url <url>', "the agent model's base URL, where it differs from --base-url")
+  .option('--user-base-url <url>', "the user model's base URL, where it differs from --base-url")
   .option('--tasks <list>', 'task indexes and ranges, e.g. 0-9,12, or all', 'all')
   .option('--task-file <file>', "tasks to run instead of the domain's shipped test tasks (tau-bench task JSON)")
   .option('--trials <n>', 'runs of each task, for pass^k', '1')

@@ -16,6 +16,8 @@ export interface TauCommandOptions {
   agentModel: string;
   userModel: string;
   baseUrl?: string;
+  agentBaseUrl?: string;
+  userBaseUrl?: string;
   tasks: string;
   taskFile?: string;
   trials: string;
@@ -99,17 +101,23 @@ export async function tauCommand(options: TauCommandOptions): Promise<void> {
     );
     arms.push({ name, guard: { runtime: new GuardRuntime([pack], { shadow: name === 'unguarded' }), writeTools } });
   }
-  const settings = options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl };
+  const at = (baseUrl: string | undefined) => (baseUrl === undefined ? {} : { baseUrl });
+  const temperature = Number(options.temperature);
+  if (!Number.isFinite(temperature) || temperature < 0)
+    throw new AgentGuardError(
+      'invalid_input',
+      `\`--temperature\` must be a number of at least 0, not \`${options.temperature}\``,
+    );
   const rewards = new Map<string, number[]>(arms.map((arm) => [arm.name, []]));
   const tty = process.stderr.isTTY;
   const runs = await runTrials({
     domain,
     agent: {
       name: options.agentModel,
-      model: createAgentModel(options.agentModel, settings),
-      temperature: Number(options.temperature),
+      model: createAgentModel(options.agentModel, at(options.agentBaseUrl ?? options.baseUrl)),
+      temperature,
     },
-    user: createLanguageModel(options.userModel, settings),
+    user: createLanguageModel(options.userModel, at(options.userBaseUrl ?? options.baseUrl)),
     arms,
     tasks,
     trials,

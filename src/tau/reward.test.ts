@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { loadDomain } from './domain.ts';
-import { calculateReward, passHatK } from './reward.ts';
+import { calculateReward, passHatK, type RewardResult } from './reward.ts';
 import type { Task } from './task.ts';
 import { stopToken } from './user-simulator.ts';
 
@@ -13,7 +13,12 @@ interface RecordedRun {
   task_id: number;
   trial: number;
   reward: number;
-  info: { task: Task; reward_info?: { info: { r_actions?: number; r_outputs?: number } } };
+  info: {
+    task: Task;
+    reward_info?: {
+      info: { r_actions: number; gt_data_hash: string } | { r_outputs: number; outputs: Record<string, boolean> };
+    } | null;
+  };
   traj: {
     role: string;
     content: string | null;
@@ -26,7 +31,7 @@ describe('the reward of the 200 recorded GPT-4o airline runs', async () => {
   const runs = JSON.parse(await readFile(root('data/tau-airline/trajectories-gpt-4o.json'), 'utf8')) as RecordedRun[];
 
   /** Applies a run's recorded actions to fresh data, as tau-bench stepped them, and computes its reward. */
-  function replayedReward(run: RecordedRun): { reward: number; done: boolean } {
+  function replayedReward(run: RecordedRun): { reward: number; done: boolean; info?: RewardResult['info'] } {
     const environment = airline.fresh();
     const replies: string[] = [];
     let done = false;
@@ -43,20 +48,28 @@ describe('the reward of the 200 recorded GPT-4o airline runs', async () => {
     }
     // tau-bench computes a reward only when the episode ends; a run cut off at its step limit scores 0.
     if (!done) return { reward: 0, done };
-    return { reward: calculateReward(airline, run.info.task, environment.dataHash(), replies).reward, done };
+    const { reward, info } = calculateReward(airline, run.info.task, environment.dataHash(), replies);
+    return { reward, done, info };
   }
 
   it('gives every run its recorded reward, computed against the task the run recorded', () => {
     const started = performance.now();
     const differing: string[] = [];
     for (const run of runs) {
-      const { reward, done } = replayedReward(run);
+      const { reward, done, info } = replayedReward(run);
       assert.equal(
         done,
         run.info.reward_info !== undefined && run.info.reward_info !== null,
         `${run.task_id}-${run.trial}`,
       );
       if (reward !== run.reward) differing.push(`${run.task_id}-${run.trial}: ${run.reward} recorded, ${reward} now`);
+      // The check that decided it agrees too: the data check, or for a task with outputs, each output's.
+      const recorded = run.info.reward_info?.info;
+      if (recorded !== undefined && info !== undefined) {
+        const mine = 'r_actions' in info ? { r_actions: Number(info.r_actions) } : info;
+        const theirs = 'r_actions' in recorded ? { r_actions: Number(recorded.r_actions) } : recorded;
+        assert.deepEqual(mine, theirs, `${run.task_id}-${run.trial}`);
+      }
     }
     assert.equal(runs.length, 200);
     assert.deepEqual(differing, []);

@@ -5,7 +5,8 @@ import { packagePath } from '../../package-root.ts';
 /** Folder of the tau-bench airline data shipped with agentguard. */
 export const airlineDataDir = packagePath('data/tau-airline');
 
-function deepFreeze<Value>(value: Value): Value {
+/** Freezes a value and everything in it, in place; returns it. */
+export function deepFreeze<Value>(value: Value): Value {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
     for (const item of Object.values(value)) deepFreeze(item);

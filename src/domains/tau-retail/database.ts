@@ -1,17 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { packagePath } from '../../package-root.ts';
+import { deepFreeze } from '../tau-airline/database.ts';
 import type { Order, Product, RetailData, User } from './records.ts';
 
 /** Folder of the tau-bench retail data shipped with agentguard. */
 export const retailDataDir = packagePath('data/tau-retail');
-
-function deepFreeze<Value>(value: Value): Value {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const item of Object.values(value)) deepFreeze(item);
-  }
-  return value;
-}
 
 /**
  * Loads the retail data once, frozen, to be shared by every fresh `RetailDatabase`.

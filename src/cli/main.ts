@@ -13,6 +13,7 @@ import { mcpCommand } from './mcp-command.ts';
 import { replayCommand, startCommand } from './replay-command.ts';
 import { reviewCommand } from './review-command.ts';
 import { serveCommand } from './serve-command.ts';
+import { tauCommand } from './tau-command.ts';
 
 /** Collects a repeatable option's values in the order given. */
 const collect = (value: string, values: string[] = []) => [...values, value];
@@ -308,6 +309,37 @@ audit
   .addOption(new Option('--format <format>', 'output format').choices(['jsonl']).default('jsonl'))
   .option('--out <file>', 'write to this file instead of standard output')
   .action(auditExportCommand);
+
+program
+  .command('tau')
+  .description(
+    'Run tau-bench tasks with an agent and a simulated user, guarded by a pack and unguarded (the pack in shadow), and report task success and policy violations side by side',
+  )
+  .addOption(new Option('--domain <name>', 'the tau-bench domain').choices(['airline', 'retail']).makeOptionMandatory())
+  .option('--pack <dir>', 'guard pack folder (without one, only the unguarded arm runs, with no verdicts)')
+  .requiredOption('--agent-model <name>', 'the agent: openai:…, anthropic:…, openai-compatible:… or exchange:<dir>')
+  .requiredOption(
+    '--user-model <name>',
+    'the simulated user: openai:…, anthropic:…, openai-compatible:… or exchange:<dir>',
+  )
+  .option('--base-url <url>', 'base URL of the model API (required for openai-compatible; env AGENTGUARD_BASE_URL)')
+  .option('--agent-base-url <url>', "the agent model's base URL, where it differs from --base-url")
+  .option('--user-base-url <url>', "the user model's base URL, where it differs from --base-url")
+  .option('--tasks <list>', 'task indexes and ranges, e.g. 0-9,12, or all', 'all')
+  .option('--task-file <file>', "tasks to run instead of the domain's shipped test tasks (tau-bench task JSON)")
+  .option('--trials <n>', 'runs of each task, for pass^k', '1')
+  .requiredOption('--out <dir>', 'folder of the runs, <arm>.json each (tau-bench trajectory JSON); rerun to resume')
+  .option('--arms <list>', 'guarded, unguarded or both (default: both with --pack, else unguarded)')
+  .addOption(
+    new Option('--ask <mode>', 'what an ask verdict does: put the question to the simulated user, deny, or allow')
+      .choices(['user', 'deny', 'allow'])
+      .default('user'),
+  )
+  .option('--max-steps <n>', "the agent's steps before a run is cut off", '30')
+  .option('--temperature <t>', "the agent's temperature", '0')
+  .option('--concurrency <n>', 'runs at once', '1')
+  .option('--json', 'print the summary as JSON')
+  .action(tauCommand);
 
 program
   .command('start')

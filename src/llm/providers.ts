@@ -55,6 +55,56 @@ export interface ModelSettings {
 }
 
 /**
+ * The AI SDK model of a provider's name (`openai:<model>`, `anthropic:<model>`, `openai-compatible:<model>`), for
+ * callers that need the AI SDK's own model (tool calling); undefined for `exchange:<dir>`, which is not one.
+ *
+ * @example
+ * ```ts
+ * const model = createAiSdkModel('openai:gpt-4o'); // hand it to generateText
+ * ```
+ */
+export function createAiSdkModel(
+  name: string,
+  settings: ModelSettings = {},
+  env = process.env,
+): AiSdkLanguageModel | undefined {
+  const colon = name.indexOf(':');
+  const provider = colon === -1 ? name : name.slice(0, colon);
+  const model = colon === -1 ? '' : name.slice(colon + 1);
+  if (model === '')
+    throw new AgentGuardError('invalid_input', `model \`${name}\` names no model: use <provider>:<model>`);
+  const baseURL = settings.baseUrl ?? env.AGENTGUARD_BASE_URL;
+  const at = baseURL === undefined ? {} : { baseURL };
+  switch (provider) {
+    case 'openai':
+      return createOpenAI({ apiKey: env.OPENAI_API_KEY ?? '', ...at }).chat(model);
+    case 'anthropic':
+      return createAnthropic({ apiKey: env.ANTHROPIC_API_KEY ?? '', ...at })(model);
+    case 'openai-compatible': {
+      if (baseURL === undefined) {
+        throw new AgentGuardError(
+          'invalid_input',
+          `model \`${name}\` needs a base URL (--base-url or AGENTGUARD_BASE_URL)`,
+        );
+      }
+      const apiKey = env.AGENTGUARD_API_KEY;
+      return createOpenAICompatible({
+        name: 'openai-compatible',
+        baseURL,
+        ...(apiKey === undefined ? {} : { apiKey }),
+      })(model);
+    }
+    case 'exchange':
+      return undefined;
+    default:
+      throw new AgentGuardError(
+        'invalid_input',
+        `unknown model provider \`${provider}\`: use openai, anthropic, openai-compatible or exchange`,
+      );
+  }
+}
+
+/**
  * Makes a model from a name: `openai:<model>` (env `OPENAI_API_KEY`), `anthropic:<model>` (env `ANTHROPIC_API_KEY`),
  * `openai-compatible:<model>` (a server at `baseUrl`, key in env `AGENTGUARD_API_KEY` if it needs one), or
  * `exchange:<dir>` (a person or any chat tool answers request files in a folder).
@@ -65,41 +115,7 @@ export interface ModelSettings {
  * ```
  */
 export function createLanguageModel(name: string, settings: ModelSettings = {}, env = process.env): LanguageModel {
-  const colon = name.indexOf(':');
-  const provider = colon === -1 ? name : name.slice(0, colon);
-  const model = colon === -1 ? '' : name.slice(colon + 1);
-  if (model === '')
-    throw new AgentGuardError('invalid_input', `model \`${name}\` names no model: use <provider>:<model>`);
-  const maxRetries = settings.maxRetries ?? 2;
-  const baseURL = settings.baseUrl ?? env.AGENTGUARD_BASE_URL;
-  const at = baseURL === undefined ? {} : { baseURL };
-  switch (provider) {
-    case 'openai':
-      return new AiSdkModel(name, createOpenAI({ apiKey: env.OPENAI_API_KEY ?? '', ...at }).chat(model), maxRetries);
-    case 'anthropic':
-      return new AiSdkModel(name, createAnthropic({ apiKey: env.ANTHROPIC_API_KEY ?? '', ...at })(model), maxRetries);
-    case 'openai-compatible': {
-      if (baseURL === undefined) {
-        throw new AgentGuardError(
-          'invalid_input',
-          `model \`${name}\` needs a base URL (--base-url or AGENTGUARD_BASE_URL)`,
-        );
-      }
-      const apiKey = env.AGENTGUARD_API_KEY;
-      return new AiSdkModel(
-        name,
-        createOpenAICompatible({ name: 'openai-compatible', baseURL, ...(apiKey === undefined ? {} : { apiKey }) })(
-          model,
-        ),
-        maxRetries,
-      );
-    }
-    case 'exchange':
-      return new ExchangeModel(model);
-    default:
-      throw new AgentGuardError(
-        'invalid_input',
-        `unknown model provider \`${provider}\`: use openai, anthropic, openai-compatible or exchange`,
-      );
-  }
+  const model = createAiSdkModel(name, settings, env);
+  if (model === undefined) return new ExchangeModel(name.slice(name.indexOf(':') + 1));
+  return new AiSdkModel(name, model, settings.maxRetries ?? 2);
 }

@@ -1,6 +1,5 @@
-import { AirlineTools, airlineNow } from '../domains/tau-airline/airline-tools.ts';
-import { AirlineDatabase, loadAirlineData } from '../domains/tau-airline/database.ts';
 import type { ToolInvoker } from '../model/guard-context.ts';
+import { domainNames, loadDomain } from '../tau/domain.ts';
 
 /** A domain's tools over a fresh database: what a replay applies recorded calls to. */
 export interface Environment {
@@ -16,7 +15,7 @@ export interface Environment {
 export type EnvironmentFactory = () => Environment;
 
 /**
- * The environment factory of a known domain, or undefined.
+ * The environment factory of a known domain (`tau-airline`, `tau-retail`), or undefined.
  *
  * @example
  * ```ts
@@ -25,11 +24,11 @@ export type EnvironmentFactory = () => Environment;
  * ```
  */
 export async function environmentFor(domain: string): Promise<EnvironmentFactory | undefined> {
-  if (domain !== 'tau-airline') return undefined;
-  const data = await loadAirlineData();
-  const now = new Date(`${airlineNow}-05:00`);
+  const name = domainNames.find((candidate) => domain === `tau-${candidate}`);
+  if (name === undefined) return undefined;
+  const tau = await loadDomain(name);
   return () => {
-    const tools = new AirlineTools(new AirlineDatabase(data));
-    return { run: (tool, args) => tools.run(tool, args), invoker: tools.invoker, now };
+    const environment = tau.fresh();
+    return { run: environment.run, invoker: environment.invoker, now: tau.now };
   };
 }

@@ -5,7 +5,8 @@ import { packagePath } from '../../package-root.ts';
 /** Folder of the tau-bench airline data shipped with agentguard. */
 export const airlineDataDir = packagePath('data/tau-airline');
 
-function deepFreeze<Value>(value: Value): Value {
+/** Freezes a value and everything in it, in place; returns it. */
+export function deepFreeze<Value>(value: Value): Value {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
     for (const item of Object.values(value)) deepFreeze(item);
@@ -115,6 +116,22 @@ export class AirlineDatabase {
     change(copy);
     store(deepFreeze(copy));
     return copy;
+  }
+
+  /**
+   * Every table, each as its records by id (the flights, the reservations booked in this run included, the users):
+   * what the data hash is computed over.
+   */
+  tables(): Record<string, Iterable<[string, object]>> {
+    const merged = function* <Row>(base: ReadonlyMap<string, Row>, changed: ReadonlyMap<string, Row>) {
+      for (const [id, row] of base) yield [id, changed.get(id) ?? row] as [string, Row & object];
+      for (const [id, row] of changed) if (!base.has(id)) yield [id, row] as [string, Row & object];
+    };
+    return {
+      flights: this.base.flights.entries(),
+      reservations: merged(this.base.reservations, this.reservations),
+      users: merged(this.base.users, this.users),
+    };
   }
 
   /** Stores a new reservation, frozen. */

@@ -1,0 +1,424 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import type { LanguageModelV4GenerateResult } from '@ai-sdk/provider';
+import { MockLanguageModelV4 } from 'ai/test';
+import type { ModelRequest } from '../llm/language-model.ts';
+import { ScriptedModel } from '../llm/scripted-model.ts';
+import { loadPack } from '../pack/load-pack.ts';
+import { GuardRuntime } from '../runtime/guard-runtime.ts';
+import { TextToolCallingModel } from './agent-model.ts';
+import { loadDomain, type TauDomain } from './domain.ts';
+import { type AskMode, runEpisode, type TrajectoryMessage } from './episode.ts';
+import { formatReport, summarizeArm } from './report.ts';
+import { runTrials } from './run-trials.ts';
+import type { Action } from './task.ts';
+import { stopToken } from './user-simulator.ts';
+
+const usage = {
+  inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
+  outputTokens: { total: 5, text: 5, reasoning: undefined },
+};
+
+/** An agent model that makes these calls, one a step, then says `reply`. */
+function scriptedAgent(actions: readonly Action[], reply = 'Done.'): MockLanguageModelV4 {
+  let step = 0;
+  return new MockLanguageModelV4({
+    doGenerate: async (): Promise<LanguageModelV4GenerateResult> => {
+      const action = actions[step++];
+      if (action === undefined)
+        return {
+          content: [{ type: 'text', text: reply }],
+          finishReason: { unified: 'stop', raw: 'stop' },
+          usage,
+          warnings: [],
+        };
+      return {
+        content: [
+          {
+            type: 'tool-call',
+            toolCallId: `call_${step}`,
+            toolName: action.name,
+            input: JSON.stringify(action.kwargs),
+          },
+        ],
+        finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+        usage,
+        warnings: [],
+      };
+    },
+  });
+}
+
+/** A user who opens, then answers each agent message with the next line, the last being the stop token. */
+const scriptedUser = (...lines: string[]) => new ScriptedModel(['Hi, I need help.', ...lines, stopToken]);
+
+const airline = await loadDomain('airline');
+const retail = await loadDomain('retail');
+const pack = await loadPack(fileURLToPath(new URL('../../packs/tau-airline/', import.meta.url)));
+const writeTools = new Set(
+  [...pack.tools.values()].filter((tool) => !tool.spec.readOnly).map((tool) => tool.spec.name),
+);
+
+async function goldRun(domain: TauDomain, taskId: number) {
+  const task = domain.tasks[taskId];
+  assert.ok(task);
+  return runEpisode({
+    domain,
+    taskId,
+    trial: 0,
+    agent: { name: 'scripted', model: scriptedAgent(task.actions, `Here you are: ${task.outputs.join(', ')}`) },
+    user: scriptedUser(),
+  });
+}
+
+describe('a tau-bench episode', () => {
+  it('rewards an agent that replays the gold actions of each task with 1', async () => {
+    for (const [domain, taskIds] of [
+      [airline, [0, 10, 19, 26, 35, 49]],
+      [retail, [0, 12, 50, 64, 106, 114]],
+    ] as const) {
+      for (const taskId of taskIds) {
+        const result = await goldRun(domain, taskId);
+        assert.equal(result.info.error, undefined);
+        assert.equal(result.reward, 1, `${domain.name} task ${taskId}`);
+      }
+    }
+  });
+
+  it('records the run as tau-bench trajectory JSON: system, user, one tool call a step, its result', async () => {
+    const result = await goldRun(retail, 0);
+    const steps = retail.tasks[0]?.actions.length ?? 0;
+    assert.deepEqual(
+      result.traj.map((message) => message.role),
+      ['system', 'user', ...Array.from({ length: steps }).flatMap(() => ['assistant', 'tool']), 'assistant', 'user'],
+    );
+    assert.equal(result.traj[0]?.content, retail.policy);
+    assert.equal(result.info.usage['agent scripted']?.calls, steps + 1);
+    assert.equal(result.info.usage['agent scripted']?.inputTokens, 10 * (steps + 1));
+  });
+
+  it('rewards 0 when the data differ from the gold, or a required output is missing', async () => {
+    const noOp = await runEpisode({
+      domain: retail,
+      taskId: 0,
+      trial: 0,
+      agent: { name: 'scripted', model: scriptedAgent([]) },
+      user: scriptedUser(),
+    });
+    assert.equal(noOp.reward, 0);
+    const withOutputs = retail.tasks.findIndex((task) => task.outputs.length > 0);
+    const outputTask = retail.tasks[withOutputs];
+    assert.ok(outputTask);
+    const silent = await runEpisode({
+      domain: retail,
+      taskId: withOutputs,
+      trial: 0,
+      agent: { name: 'scripted', model: scriptedAgent(outputTask.actions, 'Done.') },
+      user: scriptedUser(),
+    });
+    assert.equal(silent.reward, 0);
+    assert.deepEqual(silent.info.reward_info?.info, {
+      r_outputs: 0,
+      outputs: Object.fromEntries(outputTask.outputs.map((output) => [output, false])),
+    });
+  });
+
+  const cancelBreakingPolicy: Action[] = [
+    { name: 'get_reservation_details', kwargs: { reservation_id: '5XOFTB' } },
+    { name: 'cancel_reservation', kwargs: { reservation_id: '5XOFTB' } },
+  ];
+  const untouched = { user_id: 'noah_lopez_2532', instruction: 'Cancel 5XOFTB.', actions: [], outputs: [] };
+
+  it('blocks a policy-breaking call when guarded: the tool never runs and the agent sees the feedback', async () => {
+    const agent = scriptedAgent(cancelBreakingPolicy);
+    const result = await runEpisode({
+      domain: airline,
+      taskId: 0,
+      trial: 0,
+      task: untouched,
+      agent: { name: 'scripted', model: agent },
+      user: scriptedUser(),
+      guard: { runtime: new GuardRuntime([pack]), writeTools },
+    });
+    // The task's gold changes nothing: reward 1 proves the cancellation never ran.
+    assert.equal(result.reward, 1);
+    const [verdict] = result.info.verdicts;
+    assert.equal(verdict?.tool, 'cancel_reservation');
+    assert.equal(verdict?.decision, 'deny');
+    assert.equal(verdict?.ran, false);
+    assert.ok(verdict?.violations.some((violation) => violation.policy === 'cancel.eligibility'));
+    const seen = JSON.stringify(agent.doGenerateCalls[2]?.prompt);
+    assert.match(seen, /was blocked/);
+    assert.match(seen, /cancel\.eligibility/);
+  });
+
+  it('runs the same call in shadow and records the verdict it would have had', async () => {
+    const result = await runEpisode({
+      domain: airline,
+      taskId: 0,
+      trial: 0,
+      task: untouched,
+      agent: { name: 'scripted', model: scriptedAgent(cancelBreakingPolicy) },
+      user: scriptedUser(),
+      guard: { runtime: new GuardRuntime([pack], { shadow: true }), writeTools },
+    });
+    assert.equal(result.reward, 0);
+    assert.equal(result.info.verdicts[0]?.decision, 'deny');
+    assert.equal(result.info.verdicts[0]?.ran, true);
+    assert.match(String(result.traj.at(-3)?.content), /"status": "cancelled"/);
+  });
+
+  it('answers a tool the agent is not offered, and arguments that are not JSON, without running anything', async () => {
+    const agent = new MockLanguageModelV4({
+      doGenerate: [
+        ['get_flight_on_date_details', '{"flight_number": "HAT001", "date": "2024-05-01"}'],
+        ['cancel_reservation', 'reservation 5XOFTB'],
+      ]
+        .map(
+          ([name, input]): LanguageModelV4GenerateResult => ({
+            content: [
+              { type: 'tool-call', toolCallId: `call_${name}`, toolName: name as string, input: input as string },
+            ],
+            finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+            usage,
+            warnings: [],
+          }),
+        )
+        .concat([
+          {
+            content: [{ type: 'text', text: 'Done.' }],
+            finishReason: { unified: 'stop', raw: 'stop' },
+            usage,
+            warnings: [],
+          },
+        ]),
+    });
+    const result = await runEpisode({
+      domain: airline,
+      taskId: 0,
+      trial: 0,
+      task: untouched,
+      agent: { name: 'scripted', model: agent },
+      user: scriptedUser(),
+      guard: { runtime: new GuardRuntime([pack]), writeTools },
+    });
+    assert.deepEqual(
+      result.traj.filter((message) => message.role === 'tool').map((message) => message.content),
+      [
+        'Unknown action get_flight_on_date_details',
+        'Error: the arguments of `cancel_reservation` are not a JSON object',
+      ],
+    );
+    assert.equal(result.reward, 1);
+  });
+
+  it('goes on after a blocked transfer to a human: only a transfer that ran ends the episode', async () => {
+    const result = await runEpisode({
+      domain: airline,
+      taskId: 0,
+      trial: 0,
+      task: untouched,
+      // Without its `summary`, the pack denies the call for its arguments.
+      agent: {
+        name: 'scripted',
+        model: scriptedAgent([{ name: 'transfer_to_human_agents', kwargs: {} }], 'Anything else?'),
+      },
+      user: scriptedUser(),
+      guard: { runtime: new GuardRuntime([pack]), writeTools },
+    });
+    assert.deepEqual(
+      result.traj.slice(2).map((message) => message.role),
+      ['assistant', 'tool', 'assistant', 'user'],
+    );
+    assert.doesNotMatch(String(result.traj[3]?.content), /Transfer successful/);
+    assert.equal(result.traj.at(-1)?.content, stopToken);
+  });
+
+  it('ends the run with reward 0 and the error when a model fails', async () => {
+    const result = await runEpisode({
+      domain: retail,
+      taskId: 0,
+      trial: 0,
+      agent: { name: 'scripted', model: scriptedAgent([]) },
+      user: new ScriptedModel(['Hi.']),
+    });
+    assert.equal(result.reward, 0);
+    assert.match(result.info.error ?? '', /no answer left/);
+  });
+});
+
+describe('an ask verdict', async () => {
+  // Recorded run 4-0 up to its upgrade of FQ8APE, which the pack asks about: the amount was never stated.
+  const recorded =
+    (
+      JSON.parse(
+        await readFile(
+          fileURLToPath(new URL('../../data/tau-airline/trajectories-gpt-4o.json', import.meta.url)),
+          'utf8',
+        ),
+      ) as { task_id: number; trial: number; traj: TrajectoryMessage[] }[]
+    )
+      .find((run) => run.task_id === 4 && run.trial === 0)
+      ?.traj.slice(0, 17) ?? [];
+  const agentTurns = recorded.filter((message) => message.role === 'assistant');
+  const userTurns = recorded.flatMap((message) => (message.role === 'user' ? [message.content] : []));
+
+  /** The recorded agent, then a last reply. */
+  function recordedAgent(): MockLanguageModelV4 {
+    let step = 0;
+    return new MockLanguageModelV4({
+      doGenerate: async (): Promise<LanguageModelV4GenerateResult> => {
+        const turn = agentTurns[step++];
+        const call = turn?.role === 'assistant' ? turn.tool_calls?.[0] : undefined;
+        if (turn?.role === 'assistant' && call === undefined)
+          return {
+            content: [{ type: 'text', text: turn.content ?? '' }],
+            finishReason: { unified: 'stop', raw: 'stop' },
+            usage,
+            warnings: [],
+          };
+        if (call === undefined)
+          return {
+            content: [{ type: 'text', text: 'Done.' }],
+            finishReason: { unified: 'stop', raw: 'stop' },
+            usage,
+            warnings: [],
+          };
+        return {
+          content: [
+            { type: 'tool-call', toolCallId: call.id, toolName: call.function.name, input: call.function.arguments },
+          ],
+          finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+          usage,
+          warnings: [],
+        };
+      },
+    });
+  }
+
+  /** The recorded user, answering the approval question with `answer`, and stopping at the end. */
+  function recordedUser(answer: string): ScriptedModel {
+    const lines = [...userTurns];
+    const reply = (request: ModelRequest) =>
+      /explicit approval to run update_reservation_flights/.test(request.messages.at(-1)?.content ?? '')
+        ? answer
+        : (lines.shift() ?? stopToken);
+    return new ScriptedModel(Array.from({ length: 10 }, () => reply));
+  }
+
+  const episode = (ask: AskMode, answer: string) =>
+    runEpisode({
+      domain: airline,
+      taskId: 4,
+      trial: 0,
+      agent: { name: 'recorded', model: recordedAgent() },
+      user: recordedUser(answer),
+      guard: { runtime: new GuardRuntime([pack]), writeTools },
+      ask,
+    });
+
+  it('goes to the simulated user, and runs the call on an explicit yes', async () => {
+    const result = await episode('user', 'Yes, I approve.');
+    assert.equal(result.info.error, undefined);
+    assert.equal(result.info.asks.length, 1);
+    assert.match(result.info.asks[0]?.question ?? '', /amount/);
+    assert.equal(result.info.asks[0]?.approved, true);
+    assert.deepEqual(
+      result.info.verdicts.map((verdict) => [verdict.tool, verdict.decision, verdict.ran]),
+      [['update_reservation_flights', 'ask', true]],
+    );
+    assert.match(String(result.traj[17]?.content), /^\{"reservation_id": "FQ8APE"/);
+  });
+
+  it('keeps the call from running when the user declines, or when asks are denied', async () => {
+    for (const [ask, answer] of [
+      ['user', 'No, do not do that.'],
+      ['deny', 'unused'],
+    ] as const) {
+      const result = await episode(ask, answer);
+      assert.equal(result.info.asks.length, ask === 'user' ? 1 : 0);
+      assert.equal(result.info.verdicts[0]?.ran, false, ask);
+      assert.doesNotMatch(String(result.traj[17]?.content), /^\{"reservation_id"/);
+    }
+  });
+});
+
+describe('an agent answering in text (the exchange folder)', () => {
+  it('calls a tool by answering its JSON, and replies in words otherwise', async () => {
+    const agent = new ScriptedModel([
+      '{"name": "find_user_id_by_email", "arguments": {"email": "noah.brown7922@example.com"}}',
+      'You are noah_brown_6181.',
+    ]);
+    const result = await runEpisode({
+      domain: retail,
+      taskId: 0,
+      trial: 0,
+      agent: {
+        name: 'exchange',
+        // As the exchange folder does: no token counts, estimates from the text.
+        model: new TextToolCallingModel({
+          id: agent.id,
+          complete: async (request) => ({
+            ...(await agent.complete(request)),
+            usage: { inputTokens: 100, outputTokens: 10, estimated: true },
+          }),
+        }),
+      },
+      user: scriptedUser(),
+    });
+    assert.deepEqual(result.info.usage['agent exchange'], {
+      calls: 2,
+      inputTokens: 200,
+      outputTokens: 20,
+      estimated: true,
+    });
+    assert.equal(result.traj[3]?.role === 'tool' && result.traj[3].content, 'noah_brown_6181');
+    assert.equal(result.traj[4]?.content, 'You are noah_brown_6181.');
+    assert.match(agent.requests[1]?.system ?? '', /- find_user_id_by_email: Find user id by email/);
+    assert.match(
+      agent.requests[1]?.messages[0]?.content ?? '',
+      /### tool result \(find_user_id_by_email\)\n\nnoah_brown_6181/,
+    );
+  });
+});
+
+describe('runTrials', () => {
+  it('writes each arm to its file, resumes without running a finished episode again, and reports both arms', async () => {
+    const out = await mkdtemp(join(tmpdir(), 'agentguard-tau-'));
+    const task = airline.tasks[0];
+    assert.ok(task);
+    const options = {
+      domain: airline,
+      agent: { name: 'scripted', model: scriptedAgent([]) },
+      arms: [
+        { name: 'guarded' as const, guard: { runtime: new GuardRuntime([pack]), writeTools } },
+        { name: 'unguarded' as const, guard: { runtime: new GuardRuntime([pack], { shadow: true }), writeTools } },
+      ],
+      tasks: [0],
+      trials: 1,
+      out,
+    };
+    const first = await runTrials({ ...options, user: new ScriptedModel(['Hi.', stopToken, 'Hi.', stopToken]) });
+    assert.equal(first.get('guarded')?.length, 1);
+    const written = JSON.parse(await readFile(join(out, 'unguarded.json'), 'utf8')) as { task_id: number }[];
+    assert.deepEqual(
+      written.map((run) => run.task_id),
+      [0],
+    );
+    // A user with no answers left: any episode run again would end in an error.
+    const resumed = await runTrials({ ...options, user: new ScriptedModel([]), trials: 2 });
+    assert.equal(resumed.get('guarded')?.[0]?.info.error, undefined);
+    assert.match(resumed.get('guarded')?.[1]?.info.error ?? '', /no answer left/);
+    const report = formatReport(
+      [...resumed].map(([arm, runs]) => summarizeArm(arm, runs, 2)),
+      true,
+    );
+    assert.match(report, /pass\^2/);
+    assert.match(report, /runs ended by an error\s+1\s+1/);
+    assert.match(report, /guarded\s+agent scripted: 1 calls, 10 input and 5 output tokens/);
+  });
+});

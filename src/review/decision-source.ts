@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { z } from 'zod';
 import type { AskOutcome } from '../audit/audit-record.ts';
@@ -75,7 +75,8 @@ export interface ReplaySourceOptions {
  * The decisions of a replay (`agentguard replay … --out verdicts.jsonl`): one JSON line per recorded tool call,
  * labelled with the file's name, with the lookups the guards made; with `trajectories`, also the conversation before
  * each call. A malformed line throws an `InputError` naming its line; lines written before replays kept the call's
- * arguments or lookups are read without them; a decision whose run is not among the trajectories throws.
+ * arguments or lookups are read without them; a decision whose run is not among the trajectories throws. The file is
+ * read again when its time or size changed.
  *
  * @example
  * ```ts
@@ -84,6 +85,8 @@ export interface ReplaySourceOptions {
  */
 export function replayDecisionSource(file: string, options: ReplaySourceOptions = {}): DecisionSource {
   let runs: Promise<Map<string, Trajectory>> | undefined;
+  /** The records as last read, kept while the file's time and size stay the same. */
+  let cached: { version: string; records: DecisionRecord[] } | undefined;
   const runsById = () => {
     const { trajectories } = options;
     if (trajectories === undefined) return undefined;
@@ -95,7 +98,11 @@ export function replayDecisionSource(file: string, options: ReplaySourceOptions 
     async read() {
       const recorded = await runsById();
       let text: string;
+      let version: string;
       try {
+        const stats = await stat(file);
+        version = `${stats.mtimeMs}:${stats.size}`;
+        if (cached?.version === version) return cached.records;
         text = await readFile(file, 'utf8');
       } catch (error) {
         throw new InputError(file, [{ location: '$', message: `cannot read: ${(error as Error).message}` }]);
@@ -146,6 +153,7 @@ export function replayDecisionSource(file: string, options: ReplaySourceOptions 
         records.push(record);
       });
       if (issues.length > 0) throw new InputError(file, issues);
+      cached = { version, records };
       return records;
     },
   };

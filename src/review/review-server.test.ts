@@ -309,7 +309,11 @@ describe('replayDecisionSource', () => {
       ['line 2 $.trajectory'],
     );
     await writeFile(file, `${JSON.stringify(decided)}\n`);
-    const [record] = await replayDecisionSource(file, { trajectories }).read();
+    const source = replayDecisionSource(file, { trajectories });
+    assert.equal((await source.read()).length, 1);
+    await writeFile(file, `${JSON.stringify(decided)}\n${JSON.stringify({ ...decided, call_index: 1 })}\n`);
+    assert.equal((await source.read()).length, 2, 'a file written anew is read anew');
+    const [record] = await source.read();
     assert.deepEqual(record?.conversation, run.conversation.before(past.messageIndex).messages);
     assert.ok((record?.conversation?.length ?? 0) > 0);
   });

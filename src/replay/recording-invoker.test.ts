@@ -3,7 +3,7 @@ import { it } from 'node:test';
 import type { ToolInvoker } from '../model/guard-context.ts';
 import { recordingInvoker } from './recording-invoker.ts';
 
-it('records each lookup once with a copy of its answer as given, and its failures', async () => {
+it('records each lookup once with its answer, copied when taken, and its failures', async () => {
   const user = { user_id: 'mia', reservations: ['ZFA04Y'] };
   const inner: ToolInvoker = {
     invoke: async (tool) => {
@@ -12,10 +12,11 @@ it('records each lookup once with a copy of its answer as given, and its failure
     },
     invokeNow: (tool) => (tool === 'get_user_details' ? user : undefined),
   };
-  const { invoker, lookups } = recordingInvoker(inner);
+  const { invoker, taken } = recordingInvoker(inner);
   assert.equal(await invoker.invoke('get_user_details', { user_id: 'mia' }), user);
   assert.equal(invoker.invokeNow?.('get_user_details', { user_id: 'mia' }), user);
   await assert.rejects(invoker.invoke('get_reservation_details', { reservation_id: 'X' }), /no such reservation/);
+  const lookups = taken();
   user.reservations.push('NEW001');
   assert.deepEqual(lookups, [
     { tool: 'get_user_details', arguments: { user_id: 'mia' }, result: { user_id: 'mia', reservations: ['ZFA04Y'] } },

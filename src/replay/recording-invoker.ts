@@ -9,17 +9,19 @@ export interface LookupRecord {
 }
 
 /**
- * Wraps a lookup invoker so that every lookup is recorded with a copy of its answer, taken when it was given (the
- * state may change after). The same lookup made twice is recorded once.
+ * Wraps a lookup invoker so that every lookup is recorded with its answer; the same lookup made twice is recorded
+ * once. `taken()` copies the records, so take them before the state changes: the copying is left out of the guards'
+ * time.
  *
  * @example
  * ```ts
- * const { invoker, lookups } = recordingInvoker(environment.invoker);
+ * const { invoker, taken } = recordingInvoker(environment.invoker);
  * await runtime.check(call, { conversation, invoker, now });
- * console.log(lookups);
+ * const lookups = taken();
+ * environment.run(call.name, call.arguments);
  * ```
  */
-export function recordingInvoker(inner: ToolInvoker): { invoker: ToolInvoker; lookups: LookupRecord[] } {
+export function recordingInvoker(inner: ToolInvoker): { invoker: ToolInvoker; taken(): LookupRecord[] } {
   const lookups: LookupRecord[] = [];
   const seen = new Set<string>();
   const record = (tool: string, args: Record<string, unknown>, answer: { result: unknown } | { error: unknown }) => {
@@ -28,8 +30,8 @@ export function recordingInvoker(inner: ToolInvoker): { invoker: ToolInvoker; lo
     seen.add(key);
     lookups.push(
       'result' in answer
-        ? { tool, arguments: structuredClone(args), result: structuredClone(answer.result) }
-        : { tool, arguments: structuredClone(args), error: String((answer.error as Error)?.message ?? answer.error) },
+        ? { tool, arguments: args, result: answer.result }
+        : { tool, arguments: args, error: String((answer.error as Error)?.message ?? answer.error) },
     );
   };
   const invoker: ToolInvoker = {
@@ -57,5 +59,5 @@ export function recordingInvoker(inner: ToolInvoker): { invoker: ToolInvoker; lo
       }
     };
   }
-  return { invoker, lookups };
+  return { invoker, taken: () => structuredClone(lookups) };
 }

@@ -60,7 +60,7 @@ export async function replay(
   for (const [done, run] of runs.entries()) {
     const environment = fresh();
     for (const { call, result: recorded, messageIndex, callIndex } of run.conversation.toolCalls()) {
-      const { invoker, lookups } = recordingInvoker(environment.invoker);
+      const { invoker, taken } = recordingInvoker(environment.invoker);
       const context = { conversation: run.conversation.before(messageIndex), invoker, now: environment.now };
       const verdict = await runtime.check(call, context);
       result.lines.push({
@@ -71,7 +71,7 @@ export async function replay(
         arguments: call.arguments,
         verdict: verdict.decision,
         violations: verdict.violations.map((violation) => ({ policy: violation.policy, message: violation.message })),
-        lookups,
+        lookups: taken(),
         duration_us: verdict.diagnostics.durationUs,
       });
       const recomputed = environment.run(call.name, call.arguments);

@@ -251,18 +251,13 @@ export async function policyDetail(
   id: string,
   decisions?: Decisions,
 ): Promise<PolicyDetail | undefined> {
-  const general = pack.manifest.general.find((policy) => policy.id === id);
-  if (general !== undefined) {
+  const summary = (await summaries(pack, decisions?.records)).find((policy) => policy.id === id);
+  if (summary === undefined) return undefined;
+  const shown = { ...summary, citations: citations(pack, summary.references) };
+  const found = toolPolicies(pack).find((policy) => policy.spec.id === id);
+  if (found === undefined) {
     return {
-      id,
-      name: general.name,
-      tool: null,
-      state: generalPolicyState(general.reason),
-      references: general.references,
-      citations: citations(pack, general.references),
-      approved: (await approvedPolicies(pack, [])).has(id),
-      refusals: null,
-      description: general.reason,
+      ...shown,
       complianceExamples: [],
       violationExamples: [],
       remedy: null,
@@ -271,23 +266,11 @@ export async function policyDetail(
       decisions: null,
     };
   }
-  const found = toolPolicies(pack).find((policy) => policy.spec.id === id);
-  if (found === undefined) return undefined;
   const { tool, spec, entry } = found;
   const tests = entry.state === 'archived' ? [] : await policyCases(pack, tool, id);
   return {
-    id,
-    name: spec.name,
-    tool,
+    ...shown,
     state: policyState(entry, entry.state === 'enforced' ? tests : undefined, pack.manifest.validation?.policies[id]),
-    references: spec.references,
-    citations: citations(pack, spec.references),
-    approved: (await approvedPolicies(pack, [found])).has(id),
-    refusals:
-      decisions === undefined
-        ? null
-        : decisions.records.filter((record) => record.violations.some((violation) => violation.policy === id)).length,
-    description: spec.description,
     complianceExamples: spec.compliance_examples,
     violationExamples: spec.violation_examples,
     remedy: spec.remedy ?? null,

@@ -226,5 +226,11 @@ describe('review page in Chromium', { skip }, () => {
       /approval by policy-owner@example.com no longer holds; changed since: guards\/cancel_reservation\/eligibility\.ts \(changed\)/,
     );
     assert.equal((await loadPack(dir)).manifest.reviewed, false);
+    await page.locator('#filter-approval').selectOption('unapproved');
+    const unapproved = await page
+      .locator('#policy-list li:not([hidden])')
+      .evaluateAll((all) => all.map((li) => li.dataset.policy));
+    assert.ok(unapproved.includes('cancel.eligibility'), 'the policy whose guard changed');
+    assert.ok(!unapproved.includes('book.max_passengers'), 'a policy the edit does not reach stays approved');
   });
 });

@@ -166,6 +166,15 @@ describe('review server', () => {
     assert.match(shown.feedback ?? '', /Policy: "All reservations can be cancelled within 24 hours of booking/);
   });
 
+  it('gives a general policy with its reason and the sentences it cites, and no code, tests or decisions', async () => {
+    const { status, body } = await send<PolicyDetail>(`${server.url}api/policies/general.transfer_scope`);
+    assert.equal(status, 200);
+    assert.equal(body.tool, null);
+    assert.equal(body.state.kind, 'general');
+    assert.ok(body.citations.length > 0 && body.citations.every((citation) => citation.sentences.length > 0));
+    assert.deepEqual([body.code, body.tests, body.decisions, body.refusals], [null, [], null, null]);
+  });
+
   it('names an unknown policy', async () => {
     const { status, body } = await send<{ error: string }>(`${server.url}api/policies/cancel.nothing`);
     assert.equal(status, 404);

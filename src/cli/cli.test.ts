@@ -106,6 +106,7 @@ describe('agentguard replay', () => {
       'arguments',
       'verdict',
       'violations',
+      'lookups',
       'duration_us',
     ]);
     assert.match(result.stderr, /replayed 3\/3 runs/);

@@ -241,6 +241,7 @@ program
   .description('Serve a page to review a pack: policy sentences, their guards, tests and decisions; approve it')
   .argument('<pack>', 'guard pack folder')
   .option('--replay <file>', 'decisions to show: the JSON lines of agentguard replay --out')
+  .option('--trajectories <file>', 'with --replay: the recorded runs replayed, to show the conversation of each call')
   .option('--audit <target>', 'decisions to show: an audit log (a SQLite file or a postgres:// URL)')
   .option('--host <address>', 'address to bind', '127.0.0.1')
   .option('--port <n>', 'port to bind (0 picks a free one)', '0')

@@ -20,7 +20,7 @@ function openBrowser(url: string): void {
 /** `agentguard review <pack>`: serves the review page until interrupted. */
 export async function reviewCommand(
   pack: string,
-  options: { replay?: string; audit?: string; host: string; port: string; open: boolean },
+  options: { replay?: string; trajectories?: string; audit?: string; host: string; port: string; open: boolean },
 ): Promise<void> {
   const port = Number(options.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -33,9 +33,18 @@ export async function reviewCommand(
   if (options.replay !== undefined && options.audit !== undefined) {
     throw new AgentGuardError('invalid_input', 'give the decisions either as `--replay <file>` or as `--audit <log>`');
   }
+  if (options.trajectories !== undefined && options.replay === undefined) {
+    throw new AgentGuardError(
+      'invalid_input',
+      '`--trajectories` names the runs of a replay: give it with `--replay <file>`',
+    );
+  }
   const decisions: DecisionSource | undefined =
     options.replay !== undefined
-      ? replayDecisionSource(options.replay)
+      ? replayDecisionSource(
+          options.replay,
+          options.trajectories === undefined ? {} : { trajectories: options.trajectories },
+        )
       : options.audit !== undefined
         ? auditDecisionSource(options.audit)
         : undefined;

@@ -47,7 +47,7 @@ describe('agentguard review', () => {
     assert.equal(await exited, 0);
   });
 
-  it('names a bad port and a malformed replay file, and exits 1', async () => {
+  it('names a bad port, runs without a replay, and a malformed replay file, and exits 1', async () => {
     const port = spawnSync(process.execPath, [main, 'review', 'packs/tau-airline', '--port', 'x', '--no-open'], {
       cwd: root,
       encoding: 'utf8',
@@ -66,5 +66,12 @@ describe('agentguard review', () => {
     );
     assert.equal(replay.status, 1);
     assert.match(replay.stderr, /line 1 \$\.trajectory: /);
+    const runs = spawnSync(
+      process.execPath,
+      [main, 'review', 'packs/tau-airline', '--trajectories', 'data/tau-airline/trajectories-gpt-4o.json', '--no-open'],
+      { cwd: root, encoding: 'utf8' },
+    );
+    assert.equal(runs.status, 1);
+    assert.match(runs.stderr, /`--trajectories` names the runs of a replay: give it with `--replay <file>`/);
   });
 });

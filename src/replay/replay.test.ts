@@ -36,10 +36,22 @@ describe('replay of the 200 recorded GPT-4o airline runs', async () => {
         'arguments',
         'verdict',
         'violations',
+        'lookups',
         'duration_us',
       ]);
       assert.ok(['allow', 'deny', 'ask'].includes(line.verdict));
       assert.equal(line.verdict === 'allow', line.violations.length === 0);
+    }
+  });
+  it('records the lookups the guards made for a call, with the records they returned then', () => {
+    const cancels = result.lines.filter((line) => line.tool === 'cancel_reservation');
+    assert.ok(cancels.length > 0);
+    for (const line of cancels) {
+      const lookup = line.lookups.find((found) => found.tool === 'get_reservation_details');
+      assert.deepEqual(lookup?.arguments, { reservation_id: line.arguments.reservation_id });
+      const record = lookup?.result as { reservation_id?: string; status?: string } | undefined;
+      if (lookup?.error === undefined) assert.equal(record?.reservation_id, line.arguments.reservation_id);
+      assert.notEqual(record?.status, 'cancelled', 'the record as it was before the call was applied');
     }
   });
   it('reproduces every recorded tool result except the known address rename', () => {

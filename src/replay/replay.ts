@@ -2,6 +2,7 @@ import type { Decision } from '../model/verdict.ts';
 import type { GuardRuntime } from '../runtime/guard-runtime.ts';
 import type { EnvironmentFactory } from './environment.ts';
 import { compareResults } from './faithfulness.ts';
+import { type LookupRecord, recordingInvoker } from './recording-invoker.ts';
 import type { Trajectory } from './trajectories.ts';
 
 /** One line of a replay's output: the verdict on one recorded tool call. */
@@ -14,6 +15,8 @@ export interface ReplayLine {
   arguments: Record<string, unknown>;
   verdict: Decision;
   violations: { policy: string; message: string }[];
+  /** The lookups the guards made to decide the call, with what they returned then. */
+  lookups: LookupRecord[];
   duration_us: number;
 }
 
@@ -57,11 +60,8 @@ export async function replay(
   for (const [done, run] of runs.entries()) {
     const environment = fresh();
     for (const { call, result: recorded, messageIndex, callIndex } of run.conversation.toolCalls()) {
-      const context = {
-        conversation: run.conversation.before(messageIndex),
-        invoker: environment.invoker,
-        now: environment.now,
-      };
+      const { invoker, taken } = recordingInvoker(environment.invoker);
+      const context = { conversation: run.conversation.before(messageIndex), invoker, now: environment.now };
       const verdict = await runtime.check(call, context);
       result.lines.push({
         trajectory: run.id,
@@ -71,6 +71,7 @@ export async function replay(
         arguments: call.arguments,
         verdict: verdict.decision,
         violations: verdict.violations.map((violation) => ({ policy: violation.policy, message: violation.message })),
+        lookups: taken(),
         duration_us: verdict.diagnostics.durationUs,
       });
       const recomputed = environment.run(call.name, call.arguments);

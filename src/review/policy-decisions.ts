@@ -3,16 +3,27 @@ import type { GuardPack } from '../pack/load-pack.ts';
 import { feedbackFor } from '../runtime/feedback.ts';
 import type { DecisionRecord } from './decision-source.ts';
 
-/** A denied (or asked) call shown to the reviewer, with the feedback the agent got. */
+/** A decided call shown to the reviewer, with what the guards saw and the feedback the agent got. */
 export interface ShownDecision {
   origin: string;
   time?: string;
   call: DecisionRecord['call'];
   decision: DecisionRecord['decision'];
-  /** This policy's message for the call. */
-  message: string;
-  /** What the agent was told instead of the tool's result. */
-  feedback: string;
+  /** This policy's message for the call; null when the policy found nothing wrong with it. */
+  message: string | null;
+  /** What the agent was told instead of the tool's result; null when the call was allowed. */
+  feedback: string | null;
+  now?: string;
+  conversation?: DecisionRecord['conversation'];
+  conversationDigest?: DecisionRecord['conversationDigest'];
+  lookups?: DecisionRecord['lookups'];
+  askOutcome?: DecisionRecord['askOutcome'];
+}
+
+/** A few of many calls, spread over the decision source in its order, and how many there were. */
+export interface DecisionSample {
+  total: number;
+  shown: ShownDecision[];
 }
 
 /** What a policy decided on recorded traffic. */
@@ -25,8 +36,10 @@ export interface PolicyDecisions {
   asked: number;
   /** Calls this policy did not allow. */
   violations: number;
-  /** The latest calls this policy did not allow, latest first. */
-  recent: ShownDecision[];
+  /** Calls this policy did not allow (denied, or asked a person). */
+  refusedSample: DecisionSample;
+  /** Calls of its tool this policy found nothing wrong with (another policy may still have refused them). */
+  allowedSample: DecisionSample;
 }
 
 function violationOf(pack: GuardPack, tool: string, found: { policy: string; message: string }): Violation {
@@ -58,8 +71,37 @@ export function recordFeedback(pack: GuardPack, record: DecisionRecord): string 
   return feedbackFor(verdict);
 }
 
+/** Up to `limit` items spread evenly over `items`, first and last included, in their order. */
+function spread<Item>(items: readonly Item[], limit: number): Item[] {
+  if (items.length <= limit) return [...items];
+  if (limit <= 1) return items.slice(-limit);
+  return Array.from(
+    { length: limit },
+    (_, index) => items[Math.round((index * (items.length - 1)) / (limit - 1))] as Item,
+  );
+}
+
+function shownDecision(pack: GuardPack, record: DecisionRecord, message: string | null): ShownDecision {
+  const { origin, time, call, decision, now, conversation, conversationDigest, lookups, askOutcome } = record;
+  return {
+    origin,
+    call,
+    decision,
+    message,
+    feedback: decision === 'allow' ? null : recordFeedback(pack, record),
+    ...(time === undefined ? {} : { time }),
+    ...(now === undefined ? {} : { now }),
+    ...(conversation === undefined ? {} : { conversation }),
+    ...(conversationDigest === undefined ? {} : { conversationDigest }),
+    ...(lookups === undefined ? {} : { lookups }),
+    ...(askOutcome === undefined ? {} : { askOutcome }),
+  };
+}
+
 /**
- * Counts a policy's decisions in the records of a decision source and picks its latest denials.
+ * Counts a policy's decisions in the records of a decision source, and samples the calls it refused and the calls of
+ * its tool it found nothing wrong with: up to `limit` of each, spread over the source, each with what the source keeps
+ * of its context (clock, conversation, lookups, the outcome of an ask).
  *
  * @example
  * ```ts
@@ -72,10 +114,11 @@ export function policyDecisions(
   tool: string,
   records: readonly DecisionRecord[],
   source: string,
-  limit = 5,
+  limit = 8,
 ): PolicyDecisions {
-  const summary: PolicyDecisions = { source, calls: 0, allowed: 0, denied: 0, asked: 0, violations: 0, recent: [] };
-  const shown: ShownDecision[] = [];
+  const summary = { source, calls: 0, allowed: 0, denied: 0, asked: 0, violations: 0 };
+  const refused: { record: DecisionRecord; message: string }[] = [];
+  const passed: DecisionRecord[] = [];
   for (const record of records) {
     if (record.call.name !== tool) continue;
     summary.calls++;
@@ -83,17 +126,19 @@ export function policyDecisions(
     else if (record.decision === 'deny') summary.denied++;
     else summary.asked++;
     const found = record.violations.find((violation) => violation.policy === policy);
-    if (found === undefined) continue;
-    summary.violations++;
-    shown.push({
-      origin: record.origin,
-      ...(record.time === undefined ? {} : { time: record.time }),
-      call: record.call,
-      decision: record.decision,
-      message: found.message,
-      feedback: recordFeedback(pack, record),
-    });
+    if (found === undefined) passed.push(record);
+    else refused.push({ record, message: found.message });
   }
-  summary.recent = shown.slice(-limit).reverse();
-  return summary;
+  summary.violations = refused.length;
+  return {
+    ...summary,
+    refusedSample: {
+      total: refused.length,
+      shown: spread(refused, limit).map(({ record, message }) => shownDecision(pack, record, message)),
+    },
+    allowedSample: {
+      total: passed.length,
+      shown: spread(passed, limit).map((record) => shownDecision(pack, record, null)),
+    },
+  };
 }

@@ -1,14 +1,13 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { policyFile } from '../compiler/pack-layout.ts';
 import type { GuardPack } from '../pack/load-pack.ts';
 import type { PolicyEntry, ReviewRecord } from '../pack/manifest.ts';
 import type { PolicySpec } from '../pack/policy-spec.ts';
-import { packContentHashes, packFingerprint, type ReviewChange } from '../pack/review-hashes.ts';
+import { packContentHashes, packFingerprint, policyStatesKey, type ReviewChange } from '../pack/review-hashes.ts';
 import { runCases } from '../pack/run-cases.ts';
-import { readTestCases } from '../pack/test-case.ts';
+import { readTestCases, type TestCase } from '../pack/test-case.ts';
 import type { DecisionRecord } from './decision-source.ts';
+import { type PolicyCode, policyCode, policyFiles } from './policy-code.ts';
 import { type PolicyDecisions, policyDecisions } from './policy-decisions.ts';
 import { type DocumentBlock, type MarkedDocument, markDocument } from './policy-document.ts';
 import { generalPolicyState, type PolicyState, policyState } from './policy-state.ts';
@@ -20,7 +19,15 @@ export interface PolicySummary {
   /** The tool whose calls it decides; `null` for a general policy. */
   tool: string | null;
   state: PolicyState;
+  description: string;
   references: readonly string[];
+  /**
+   * Whether the pack's approval covers the policy: the pack loads as reviewed, or it records an approval and none of
+   * the files the policy depends on (`policyFiles`) nor the policies' states changed since.
+   */
+  approved: boolean;
+  /** How many decisions of the decision source it did not allow; null without a decision source. */
+  refusals: number | null;
 }
 
 /** What the document view shows. */
@@ -47,22 +54,39 @@ export interface PackOverview {
   decisions: { source: string; calls: number; denied: number; asked: number } | null;
 }
 
-/** A test case of a policy and its outcome in a live run. */
+/** A test case of a policy, its full input, and its outcome in a live run. */
 export interface ShownCase {
   kind: 'compliance' | 'violation';
   example: string;
   outcome: 'pass' | 'fail' | 'error';
   detail: string;
+  /** What the check is given: the call's arguments, the conversation, the lookups' answers and the clock. */
+  input: {
+    arguments: TestCase['arguments'];
+    conversation: TestCase['conversation'];
+    lookups: TestCase['lookups'];
+    /** The policy's clock in the case (ISO 8601); null when neither the case nor the pack sets one (the time now). */
+    now: string | null;
+    /** Where the clock comes from. */
+    clock: 'case' | 'pack' | 'now';
+  };
+}
+
+/** A reference of a policy and the sentences of the document it overlaps (their `index`). */
+export interface ShownReference {
+  text: string;
+  sentences: number[];
 }
 
 /** What the policy view shows. */
 export interface PolicyDetail extends PolicySummary {
-  description: string;
+  /** The policy's references, each with the sentences it cites. */
+  citations: ShownReference[];
   complianceExamples: readonly string[];
   violationExamples: readonly string[];
   remedy: string | null;
-  /** The guard code that decides it, with its path in the pack. */
-  code: { path: string; source: string } | null;
+  /** The guard code that decides it, with its path in the pack and the helper modules it imports. */
+  code: PolicyCode | null;
   tests: ShownCase[];
   decisions: PolicyDecisions | null;
 }
@@ -85,21 +109,54 @@ function toolPolicies(pack: GuardPack): ToolPolicy[] {
   );
 }
 
-function summaries(pack: GuardPack): PolicySummary[] {
+/**
+ * The ids of the policies the pack's approval covers (see `PolicySummary.approved`): all while it loads as reviewed;
+ * none when there is no approval, or the policies' states or the policy document changed since; else those none of
+ * whose files changed.
+ */
+async function approvedPolicies(pack: GuardPack, policies: readonly ToolPolicy[]): Promise<Set<string>> {
+  const general = pack.manifest.general.map((policy) => policy.id);
+  if (pack.manifest.reviewed) return new Set([...policies.map((policy) => policy.spec.id), ...general]);
+  const changed = new Set((pack.changedSinceReview ?? []).map((change) => change.path));
+  if (pack.manifest.review === undefined || changed.has(policyStatesKey) || changed.has(pack.manifest.policyDocument)) {
+    return new Set();
+  }
+  const approved = new Set(general);
+  for (const { tool, spec } of policies) {
+    const files = await policyFiles(pack, tool, spec.id);
+    if (!files.some((file) => changed.has(file))) approved.add(spec.id);
+  }
+  return approved;
+}
+
+async function summaries(pack: GuardPack, records: readonly DecisionRecord[] | undefined): Promise<PolicySummary[]> {
+  const policies = toolPolicies(pack);
+  const approved = await approvedPolicies(pack, policies);
+  const refusals = new Map<string, number>();
+  for (const record of records ?? []) {
+    for (const { policy } of record.violations) refusals.set(policy, (refusals.get(policy) ?? 0) + 1);
+  }
+  const refused = (id: string) => (records === undefined ? null : (refusals.get(id) ?? 0));
   return [
-    ...toolPolicies(pack).map(({ tool, spec, entry }) => ({
+    ...policies.map(({ tool, spec, entry }) => ({
       id: spec.id,
       name: spec.name,
       tool,
       state: policyState(entry, undefined, pack.manifest.validation?.policies[spec.id]),
+      description: spec.description,
       references: spec.references,
+      approved: approved.has(spec.id),
+      refusals: refused(spec.id),
     })),
     ...pack.manifest.general.map((general) => ({
       id: general.id,
       name: general.name,
       tool: null,
       state: generalPolicyState(general.reason),
+      description: general.reason,
       references: general.references,
+      approved: approved.has(general.id),
+      refusals: null,
     })),
   ];
 }
@@ -114,7 +171,7 @@ function summaries(pack: GuardPack): PolicySummary[] {
  * ```
  */
 export async function packOverview(pack: GuardPack, decisions?: Decisions): Promise<PackOverview> {
-  const policies = summaries(pack);
+  const policies = await summaries(pack, decisions?.records);
   const marked = markDocument(
     pack.policyDocument,
     policies.map((policy) => ({ policy: policy.id, references: policy.references })),
@@ -148,24 +205,35 @@ export async function packOverview(pack: GuardPack, decisions?: Decisions): Prom
   };
 }
 
-async function guardCode(pack: GuardPack, tool: string, policy: string): Promise<PolicyDetail['code']> {
-  const own = policyFile(tool, policy);
-  const path = existsSync(join(pack.dir, own)) ? own : pack.manifest.guards[tool]?.guard;
-  if (path === undefined) return null;
-  return { path, source: await readFile(join(pack.dir, path), 'utf8') };
-}
-
 async function policyCases(pack: GuardPack, tool: string, policy: string): Promise<ShownCase[]> {
   const file = join(pack.dir, 'tests', `${tool}.cases.json`);
   if (!existsSync(file)) return [];
   const cases = (await readTestCases(file)).filter((testCase) => testCase.policy === policy);
   // Code under review runs where unreviewed code runs: in a worker that a hang cannot block, freshly imported.
   const results = await runCases({ ...pack, manifest: { ...pack.manifest, reviewed: false } }, cases);
+  const packClock = pack.manifest.clock;
   return results.map(({ testCase, outcome, detail }) => ({
     kind: testCase.kind,
     example: testCase.example,
     outcome,
     detail,
+    input: {
+      arguments: testCase.arguments,
+      conversation: testCase.conversation,
+      lookups: testCase.lookups,
+      now: testCase.now ?? packClock ?? null,
+      clock: testCase.now !== undefined ? 'case' : packClock !== undefined ? 'pack' : 'now',
+    },
+  }));
+}
+
+function citations(pack: GuardPack, references: readonly string[]): ShownReference[] {
+  return references.map((text) => ({
+    text,
+    sentences: markDocument(pack.policyDocument, [{ policy: 'shown', references: [text] }])
+      .blocks.flatMap((block) => block.sentences)
+      .filter((sentence) => sentence.citedBy.length > 0)
+      .map((sentence) => sentence.index),
   }));
 }
 
@@ -183,15 +251,13 @@ export async function policyDetail(
   id: string,
   decisions?: Decisions,
 ): Promise<PolicyDetail | undefined> {
-  const general = pack.manifest.general.find((policy) => policy.id === id);
-  if (general !== undefined) {
+  const summary = (await summaries(pack, decisions?.records)).find((policy) => policy.id === id);
+  if (summary === undefined) return undefined;
+  const shown = { ...summary, citations: citations(pack, summary.references) };
+  const found = toolPolicies(pack).find((policy) => policy.spec.id === id);
+  if (found === undefined) {
     return {
-      id,
-      name: general.name,
-      tool: null,
-      state: generalPolicyState(general.reason),
-      references: general.references,
-      description: general.reason,
+      ...shown,
       complianceExamples: [],
       violationExamples: [],
       remedy: null,
@@ -200,21 +266,15 @@ export async function policyDetail(
       decisions: null,
     };
   }
-  const found = toolPolicies(pack).find((policy) => policy.spec.id === id);
-  if (found === undefined) return undefined;
   const { tool, spec, entry } = found;
   const tests = entry.state === 'archived' ? [] : await policyCases(pack, tool, id);
   return {
-    id,
-    name: spec.name,
-    tool,
+    ...shown,
     state: policyState(entry, entry.state === 'enforced' ? tests : undefined, pack.manifest.validation?.policies[id]),
-    references: spec.references,
-    description: spec.description,
     complianceExamples: spec.compliance_examples,
     violationExamples: spec.violation_examples,
     remedy: spec.remedy ?? null,
-    code: await guardCode(pack, tool, id),
+    code: await policyCode(pack, tool, id),
     tests,
     decisions: decisions === undefined ? null : policyDecisions(pack, id, tool, decisions.records, decisions.source),
   };

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +9,8 @@ import { InputError } from '../errors.ts';
 import type { ApprovalResult } from '../pack/approve-pack.ts';
 import { loadPack } from '../pack/load-pack.ts';
 import type { Manifest } from '../pack/manifest.ts';
+import { readTestCases, type TestCase } from '../pack/test-case.ts';
+import { readTrajectories } from '../replay/trajectories.ts';
 import { replayDecisionSource } from './decision-source.ts';
 import type { PackOverview, PolicyDetail } from './review-model.ts';
 import { type ReviewServer, startReviewServer } from './review-server.ts';
@@ -68,6 +70,13 @@ describe('review server', () => {
       arguments: { reservation_id: 'ZFA04Y' },
       verdict: 'deny',
       violations: [{ policy: 'cancel.eligibility', message: 'booked more than 24 hours ago' }],
+      lookups: [
+        {
+          tool: 'get_reservation_details',
+          arguments: { reservation_id: 'ZFA04Y' },
+          result: { reservation_id: 'ZFA04Y', created_at: '2024-05-01T10:00:00' },
+        },
+      ],
       duration_us: 40,
     },
     {
@@ -111,24 +120,59 @@ describe('review server', () => {
     assert.deepEqual(body.decisions, { source: 'verdicts.jsonl', calls: 2, denied: 1, asked: 0 });
   });
 
-  it("gives a policy's spec, code, live test results and decisions with the agent's feedback", async () => {
+  it("gives a policy's spec, code with its helpers, live test results with their input, and decisions", async () => {
     const { status, body } = await send<PolicyDetail>(`${server.url}api/policies/cancel.eligibility`);
     assert.equal(status, 200);
     assert.equal(body.tool, 'cancel_reservation');
     assert.equal(body.code?.path, 'guards/cancel_reservation/eligibility.ts');
     assert.match(body.code?.source ?? '', /export const check/);
-    assert.ok(body.tests.length > 0);
+    const helpers = body.code?.helpers.map((helper) => helper.path) ?? [];
+    assert.ok(helpers.includes('guards/lib/airline.ts') && helpers.includes('guards/lib/maybe.ts'), `${helpers}`);
+    assert.ok(helpers.includes('guards/lib/records.ts'), 'helpers of helpers are shown');
+    assert.equal(new Set(helpers).size, helpers.length, 'each helper once');
+    const cases = await readTestCases(join(dir, 'tests/cancel_reservation.cases.json'));
+    const ownCases = cases.filter((testCase) => testCase.policy === 'cancel.eligibility');
+    assert.equal(body.tests.length, ownCases.length);
     assert.ok(body.tests.every((test: { outcome: string }) => test.outcome === 'pass'));
+    for (const [index, test] of body.tests.entries()) {
+      const { arguments: args, conversation, lookups, now } = ownCases[index] as TestCase;
+      assert.deepEqual(test.input.arguments, args);
+      assert.deepEqual(test.input.conversation, conversation);
+      assert.deepEqual(test.input.lookups, lookups);
+      assert.equal(test.input.now, now ?? null);
+    }
     assert.equal(body.state.kind, 'enforced');
     assert.deepEqual(body.state.notes[1], { label: 'tests', text: `all ${body.tests.length} pass` });
+    assert.deepEqual(
+      body.citations.map((citation) => citation.text),
+      body.references,
+      'each reference with the sentences it cites',
+    );
+    assert.ok(body.citations.every((citation) => citation.sentences.length > 0));
     assert.equal(body.decisions?.calls, 2);
     assert.equal(body.decisions?.violations, 1);
-    const shown = body.decisions?.recent[0];
+    assert.equal(body.refusals, 1);
+    const shown = body.decisions?.refusedSample.shown[0];
     assert.ok(shown !== undefined);
     assert.deepEqual(shown.call, { name: 'cancel_reservation', arguments: { reservation_id: 'ZFA04Y' } });
-    assert.match(shown.feedback, /^The call to `cancel_reservation` was blocked/);
-    assert.match(shown.feedback, /booked more than 24 hours ago/);
-    assert.match(shown.feedback, /Policy: "All reservations can be cancelled within 24 hours of booking/);
+    assert.deepEqual(shown.lookups, verdicts[0]?.lookups);
+    assert.equal(shown.conversation, undefined, 'no conversation without the recorded runs');
+    assert.deepEqual(
+      body.decisions?.allowedSample.shown.map((allowed) => [allowed.origin, allowed.feedback]),
+      [['run 8-0, message 5', null]],
+    );
+    assert.match(shown.feedback ?? '', /^The call to `cancel_reservation` was blocked/);
+    assert.match(shown.feedback ?? '', /booked more than 24 hours ago/);
+    assert.match(shown.feedback ?? '', /Policy: "All reservations can be cancelled within 24 hours of booking/);
+  });
+
+  it('gives a general policy with its reason and the sentences it cites, and no code, tests or decisions', async () => {
+    const { status, body } = await send<PolicyDetail>(`${server.url}api/policies/general.transfer_scope`);
+    assert.equal(status, 200);
+    assert.equal(body.tool, null);
+    assert.equal(body.state.kind, 'general');
+    assert.ok(body.citations.length > 0 && body.citations.every((citation) => citation.sentences.length > 0));
+    assert.deepEqual([body.code, body.tests, body.decisions, body.refusals], [null, [], null, null]);
   });
 
   it('names an unknown policy', async () => {
@@ -185,6 +229,22 @@ describe('review server', () => {
       label: 'not enforced',
       notes: [{ label: 'last failure', text: 'test case 3 failed' }],
     });
+    assert.ok(body.policies.every((summary) => summary.approved));
+  });
+
+  it('marks as not approved only the policies whose guard, helpers, spec or cases changed since the approval', async () => {
+    await appendFile(join(dir, 'guards/cancel_reservation/eligibility.ts'), '\n// edited after review\n');
+    await appendFile(join(dir, 'guards/lib/certificates.ts'), '\n// edited after review\n');
+    const { body } = await send<PackOverview>(`${server.url}api/pack`);
+    assert.equal(body.reviewed, false);
+    const approved = new Map(body.policies.map((summary) => [summary.id, summary.approved]));
+    assert.equal(approved.get('cancel.eligibility'), false, 'its own guard changed');
+    assert.equal(approved.get('certificate.amount'), false, 'a helper it imports changed');
+    assert.equal(approved.get('certificate.user_asked'), true, 'it does not import the helper that changed');
+    assert.equal(approved.get('cancel.not_flown'), true);
+    assert.ok(
+      body.policies.filter((summary) => summary.tool === 'book_reservation').every((summary) => summary.approved),
+    );
   });
 });
 
@@ -236,6 +296,37 @@ describe('review server on a validated pack', () => {
 });
 
 describe('replayDecisionSource', () => {
+  it('gives each decision the conversation before its call when read with the recorded runs', async () => {
+    const trajectories = fileURLToPath(new URL('../../data/tau-airline/trajectories-gpt-4o.json', import.meta.url));
+    const [run] = await readTrajectories(trajectories);
+    assert.ok(run !== undefined);
+    const [past] = run.conversation.toolCalls();
+    assert.ok(past !== undefined);
+    const file = join(await mkdtemp(join(tmpdir(), 'agentguard-review-')), 'verdicts.jsonl');
+    const line = { trajectory: run.id, message_index: past.messageIndex, call_index: 0, tool: past.call.name };
+    const decided = { ...line, arguments: past.call.arguments, verdict: 'allow', violations: [], duration_us: 1 };
+    await writeFile(file, `${JSON.stringify(decided)}\n${JSON.stringify({ ...decided, trajectory: 'nowhere-0' })}\n`);
+    const error = await replayDecisionSource(file, { trajectories })
+      .read()
+      .then(
+        () => assert.fail('read a decision of a run not recorded'),
+        (caught: unknown) => caught,
+      );
+    assert.ok(error instanceof InputError);
+    assert.deepEqual(
+      error.issues.map((issue) => issue.location),
+      ['line 2 $.trajectory'],
+    );
+    await writeFile(file, `${JSON.stringify(decided)}\n`);
+    const source = replayDecisionSource(file, { trajectories });
+    assert.equal((await source.read()).length, 1);
+    await writeFile(file, `${JSON.stringify(decided)}\n${JSON.stringify({ ...decided, call_index: 1 })}\n`);
+    assert.equal((await source.read()).length, 2, 'a file written anew is read anew');
+    const [record] = await source.read();
+    assert.deepEqual(record?.conversation, run.conversation.before(past.messageIndex).messages);
+    assert.ok((record?.conversation?.length ?? 0) > 0);
+  });
+
   it('names every malformed line', async () => {
     const file = join(await mkdtemp(join(tmpdir(), 'agentguard-review-')), 'verdicts.jsonl');
     await writeFile(file, '{"trajectory":"1"}\nnot json\n');

@@ -41,11 +41,24 @@ const policyHref = (id) => `#policy/${encodeURIComponent(id)}`;
 const policyById = (id) => overview.policies.find((policy) => policy.id === id);
 const badge = (state) => h('span', { class: `badge state-${state.kind}` }, state.label);
 
-function policyChip(id) {
+/** A link to a policy; from a sentence, the policy view then marks the references that cite that sentence. */
+function policyChip(id, sentence) {
   const policy = policyById(id);
   const kind = policy?.state.kind ?? 'archived';
   const label = policy === undefined ? id : `${policy.name} (${policy.state.label})`;
-  return h('a', { class: `chip state-${kind}`, href: policyHref(id), title: label, 'aria-label': label }, id);
+  const href = sentence === undefined ? policyHref(id) : `${policyHref(id)}/sentence/${sentence}`;
+  return h('a', { class: `chip state-${kind}`, href, title: label, 'aria-label': label }, id);
+}
+
+/** Marks one element as the target a link led to, scrolls it into view, and gives it the focus. */
+function markTarget(elements) {
+  for (const old of document.querySelectorAll('.target')) old.classList.remove('target');
+  for (const element of elements) element.classList.add('target');
+  const first = elements[0];
+  if (first === undefined) return false;
+  first.scrollIntoView({ block: 'center' });
+  first.focus();
+  return true;
 }
 
 function percent(part, whole) {
@@ -138,6 +151,102 @@ async function approve(event, name, accept, message) {
   document.getElementById('approve-message').textContent = `Approved by ${body.review.by}.`;
 }
 
+/** The policy list's search and filters; kept while the reader moves between views. */
+const filter = { text: '', tool: '', state: '', approval: '', refused: false };
+
+/** Whether a policy shows in the list under the current search and filters. */
+function matches(policy) {
+  const words = filter.text
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((word) => word !== '');
+  const haystack = [policy.id, policy.name, policy.description, ...policy.references].join(' ').toLowerCase();
+  if (!words.every((word) => haystack.includes(word))) return false;
+  if (filter.tool !== '' && (policy.tool ?? '') !== filter.tool) return false;
+  if (filter.state !== '' && policy.state.kind !== filter.state) return false;
+  if (filter.approval !== '' && policy.approved !== (filter.approval === 'approved')) return false;
+  return !filter.refused || (policy.refusals ?? 0) > 0;
+}
+
+/** Shows the policies that match the filters, and how many. */
+function applyFilter() {
+  let shown = 0;
+  for (const item of document.querySelectorAll('#policy-list li')) {
+    const visible = matches(policyById(item.dataset.policy));
+    item.hidden = !visible;
+    if (visible) shown++;
+  }
+  for (const group of document.querySelectorAll('#policy-list .group')) {
+    group.hidden = group.querySelector('li:not([hidden])') === null;
+  }
+  document.getElementById('filter-count').textContent = `${shown} of ${overview.policies.length} policies shown`;
+}
+
+function filterForm() {
+  const select = (id, label, key, options) =>
+    h(
+      'div',
+      { class: 'field' },
+      h('label', { for: id }, label),
+      h(
+        'select',
+        {
+          id,
+          onchange: (event) => {
+            filter[key] = event.target.value;
+            applyFilter();
+          },
+        },
+        options.map(([value, text]) => h('option', { value, selected: filter[key] === value }, text)),
+      ),
+    );
+  const tools = [...new Set(overview.policies.map((policy) => policy.tool).filter((tool) => tool !== null))];
+  return h(
+    'form',
+    { role: 'search', class: 'filter', 'aria-label': 'Find policies', onsubmit: (event) => event.preventDefault() },
+    h('label', { for: 'filter-text' }, 'Search policies'),
+    h('input', {
+      type: 'search',
+      id: 'filter-text',
+      value: filter.text,
+      placeholder: 'id, name, description or reference',
+      oninput: (event) => {
+        filter.text = event.target.value;
+        applyFilter();
+      },
+    }),
+    select('filter-tool', 'Tool', 'tool', [['', 'any tool'], ...tools.map((tool) => [tool, tool])]),
+    select('filter-state', 'State', 'state', [
+      ['', 'any state'],
+      ['enforced', 'enforced'],
+      ['not_enforced', 'not enforced'],
+      ['archived', 'archived'],
+      ['general', 'general'],
+    ]),
+    select('filter-approval', 'Approval', 'approval', [
+      ['', 'approved or not'],
+      ['approved', 'approved'],
+      ['unapproved', 'not approved'],
+    ]),
+    h(
+      'label',
+      { class: 'check' },
+      h('input', {
+        type: 'checkbox',
+        id: 'filter-refused',
+        checked: filter.refused,
+        disabled: overview.decisions === null,
+        onchange: (event) => {
+          filter.refused = event.target.checked;
+          applyFilter();
+        },
+      }),
+      ' only policies that refused calls',
+    ),
+    h('p', { id: 'filter-count', role: 'status' }),
+  );
+}
+
 function renderNav(current) {
   const nav = document.getElementById('policy-nav');
   const link = (href, text, active) => h('a', { href, 'aria-current': active ? 'page' : undefined }, text);
@@ -149,18 +258,35 @@ function renderNav(current) {
   nav.replaceChildren(
     ...nodes([
       link('#document', 'Policy document', current === undefined),
-      ...[...groups].map(([group, policies]) => [
-        h('h2', {}, group),
-        h(
-          'ul',
-          {},
-          policies.map((policy) =>
-            h('li', {}, link(policyHref(policy.id), policy.id, policy.id === current), ' ', badge(policy.state)),
+      filterForm(),
+      h(
+        'div',
+        { id: 'policy-list' },
+        [...groups].map(([group, policies]) =>
+          h(
+            'div',
+            { class: 'group' },
+            h('h2', {}, group),
+            h(
+              'ul',
+              {},
+              policies.map((policy) =>
+                h(
+                  'li',
+                  { 'data-policy': policy.id },
+                  link(policyHref(policy.id), policy.id, policy.id === current),
+                  ' ',
+                  badge(policy.state),
+                  policy.refusals > 0 ? [' ', h('span', { class: 'count' }, `${policy.refusals} refused`)] : undefined,
+                ),
+              ),
+            ),
           ),
         ),
-      ]),
+      ),
     ]),
   );
+  applyFilter();
 }
 
 function sentenceNodes(block) {
@@ -178,7 +304,14 @@ function sentenceNodes(block) {
         },
         sentence.text,
       ),
-      cited ? h('span', { class: 'chips' }, ' ', sentence.citedBy.map(policyChip)) : undefined,
+      cited
+        ? h(
+            'span',
+            { class: 'chips' },
+            ' ',
+            sentence.citedBy.map((id) => policyChip(id, sentence.index)),
+          )
+        : undefined,
       uncovered ? [' ', h('span', { class: 'badge uncovered-label' }, 'not cited')] : undefined,
       ' ',
     ];
@@ -276,13 +409,8 @@ function renderDocument(sentence) {
           ),
         ),
   );
-  const target = sentence === undefined ? undefined : document.getElementById(`s-${sentence}`);
-  if (target !== null && target !== undefined) {
-    target.scrollIntoView({ block: 'center' });
-    target.focus();
-    return;
-  }
-  focusTitle();
+  const target = sentence === undefined ? null : document.getElementById(`s-${sentence}`);
+  if (!markTarget(target === null ? [] : [target])) focusTitle();
 }
 
 function codeBlock(source) {
@@ -301,6 +429,181 @@ function codeBlock(source) {
   );
 }
 
+const json = (value) => JSON.stringify(value, null, 2);
+
+/** A module's code, highlighted only when its `details` is first opened, so long helpers cost nothing until read. */
+function moduleDetails(module, open) {
+  const lines = module.source.split('\n').length;
+  const details = h(
+    'details',
+    { class: 'module', 'data-path': module.path, open },
+    h('summary', {}, h('code', {}, module.path), ` (${lines} lines)`),
+  );
+  const fill = () => {
+    if (details.open && details.querySelector('pre') === null) details.append(codeBlock(module.source));
+  };
+  details.addEventListener('toggle', fill);
+  fill();
+  return details;
+}
+
+/** A conversation, as OpenAI chat messages (test cases) or the runtime's messages (recorded decisions). */
+function conversationList(messages) {
+  if (messages.length === 0) return h('p', {}, 'No messages.');
+  return h(
+    'ol',
+    { class: 'conversation' },
+    messages.map((message) => {
+      const text =
+        message.text ?? (typeof message.content === 'string' ? message.content : json(message.content ?? ''));
+      const calls = (message.toolCalls ?? message.tool_calls ?? []).map((call) =>
+        call.function === undefined
+          ? `${call.name}(${JSON.stringify(call.arguments)})`
+          : `${call.function.name}(${call.function.arguments})`,
+      );
+      const role = message.role === 'tool' ? `tool ${message.name ?? message.tool_call_id ?? ''}`.trim() : message.role;
+      const body = [
+        text === '' ? undefined : h('span', { class: 'said' }, text),
+        calls.map((call) => h('code', { class: 'call' }, call)),
+      ];
+      return h(
+        'li',
+        { class: `message role-${message.role}` },
+        h('strong', {}, `${role}: `),
+        message.role === 'system'
+          ? h('details', {}, h('summary', {}, `instructions (${text.length} characters)`), body)
+          : body,
+      );
+    }),
+  );
+}
+
+/** The lookups a check made, each with the record it got back. */
+function lookupList(lookups) {
+  if (lookups.length === 0) return h('p', {}, 'No lookups.');
+  return h(
+    'ul',
+    { class: 'lookups' },
+    lookups.map((lookup) =>
+      h(
+        'li',
+        {},
+        h(
+          'details',
+          {},
+          h(
+            'summary',
+            {},
+            h('code', {}, `${lookup.tool}(${JSON.stringify(lookup.arguments)})`),
+            lookup.error === undefined ? '' : ` failed: ${lookup.error}`,
+          ),
+          lookup.error === undefined ? h('pre', {}, json(lookup.result ?? null)) : undefined,
+        ),
+      ),
+    ),
+  );
+}
+
+function caseInput(input) {
+  const clock = { case: 'set by the case', pack: "the pack's clock", now: 'the time the case runs' }[input.clock];
+  return h(
+    'dl',
+    { class: 'input' },
+    h('dt', {}, 'Arguments'),
+    h('dd', {}, h('pre', { class: 'arguments' }, json(input.arguments))),
+    h('dt', {}, `Conversation (${input.conversation.length} messages)`),
+    h('dd', {}, conversationList(input.conversation)),
+    h('dt', {}, `Lookups (${input.lookups.length})`),
+    h('dd', {}, lookupList(input.lookups)),
+    h('dt', {}, 'Clock'),
+    h('dd', { class: 'clock' }, input.now === null ? clock : `${input.now} (${clock})`),
+  );
+}
+
+function renderTests(tests) {
+  if (tests.length === 0) return h('p', {}, 'No test cases.');
+  const passed = tests.filter((test) => test.outcome === 'pass').length;
+  return [
+    h('p', { id: 'test-summary' }, `${passed} of ${tests.length} pass.`),
+    tests.map((test, index) =>
+      h(
+        'article',
+        { class: 'case', 'aria-labelledby': `case-${index}` },
+        h(
+          'h4',
+          { id: `case-${index}` },
+          h('span', { class: `badge outcome-${test.outcome}` }, test.outcome),
+          ` ${test.kind}: ${test.example}`,
+        ),
+        h('p', { class: 'detail' }, test.detail),
+        caseInput(test.input),
+      ),
+    ),
+  ];
+}
+
+function decisionView(shown) {
+  const heading = `${shown.origin}${shown.time === undefined ? '' : `, ${shown.time}`}: ${shown.decision}`;
+  const outcome =
+    shown.askOutcome === undefined
+      ? undefined
+      : `The person ${shown.askOutcome.answer === 'unavailable' ? 'could not be asked' : `answered: ${shown.askOutcome.answer}`}; the call ${shown.askOutcome.ran ? 'ran' : 'did not run'}.`;
+  return h(
+    'div',
+    { class: 'decision' },
+    h('h5', {}, heading),
+    shown.message === null ? undefined : h('p', {}, shown.message),
+    outcome === undefined ? undefined : h('p', { class: 'ask-outcome' }, outcome),
+    h(
+      'pre',
+      { class: 'call', 'aria-label': 'the call' },
+      shown.call.arguments === undefined
+        ? `${shown.call.name} (arguments not recorded)`
+        : `${shown.call.name} ${json(shown.call.arguments)}`,
+    ),
+    shown.now === undefined ? undefined : h('p', {}, `Clock: ${shown.now}`),
+    shown.lookups === undefined
+      ? h('p', {}, 'The source did not record the lookups.')
+      : h(
+          'details',
+          { class: 'records' },
+          h('summary', {}, `Records the lookups returned (${shown.lookups.length})`),
+          lookupList(shown.lookups),
+        ),
+    shown.conversation !== undefined
+      ? h(
+          'details',
+          { class: 'conversation-before' },
+          h('summary', {}, `Conversation before the call (${shown.conversation.length} messages)`),
+          conversationList(shown.conversation),
+        )
+      : h(
+          'p',
+          {},
+          shown.conversationDigest === undefined
+            ? 'The conversation is not shown: start the review with --trajectories <runs> beside --replay.'
+            : `The log keeps the conversation's digest, not its messages: ${shown.conversationDigest.messages} messages, SHA-256 ${shown.conversationDigest.sha256.slice(0, 16)}…`,
+        ),
+    shown.feedback === null
+      ? undefined
+      : h('details', {}, h('summary', {}, 'Feedback the agent got'), h('pre', { class: 'wrap' }, shown.feedback)),
+  );
+}
+
+function decisionSample(id, title, sample) {
+  return h(
+    'section',
+    { id, class: 'sample' },
+    h(
+      'h4',
+      {},
+      `${title}: ${sample.total}`,
+      sample.total > sample.shown.length ? `, ${sample.shown.length} shown, spread over the source` : '',
+    ),
+    sample.shown.map(decisionView),
+  );
+}
+
 function renderDecisions(policy) {
   const decisions = policy.decisions;
   if (decisions === null) {
@@ -309,7 +612,7 @@ function renderDecisions(policy) {
       {},
       policy.tool === null
         ? 'A general policy decides no calls.'
-        : 'No decisions shown: start the review with --replay <verdicts.jsonl>.',
+        : 'No decisions shown: start the review with --replay <verdicts.jsonl> or --audit <log>.',
     );
   }
   return h(
@@ -320,27 +623,12 @@ function renderDecisions(policy) {
       { id: 'decision-counts' },
       `From ${decisions.source}: ${decisions.calls} calls of ${policy.tool} (${decisions.allowed} allowed, ${decisions.denied} denied, ${decisions.asked} asked); this policy did not allow ${decisions.violations} of them.`,
     ),
-    decisions.recent.length === 0 ? undefined : h('h4', {}, 'Latest calls it did not allow'),
-    decisions.recent.map((shown) =>
-      h(
-        'div',
-        { class: 'decision' },
-        h('h4', {}, `${shown.origin}${shown.time === undefined ? '' : `, ${shown.time}`}: ${shown.decision}`),
-        h('p', {}, shown.message),
-        h(
-          'pre',
-          { 'aria-label': 'the call' },
-          shown.call.arguments === undefined
-            ? `${shown.call.name} (arguments not recorded)`
-            : `${shown.call.name} ${JSON.stringify(shown.call.arguments, null, 2)}`,
-        ),
-        h('details', {}, h('summary', {}, 'Feedback the agent got'), h('pre', { class: 'wrap' }, shown.feedback)),
-      ),
-    ),
+    decisionSample('refused', 'Calls it refused', decisions.refusedSample),
+    decisionSample('allowed', 'Calls it let through', decisions.allowedSample),
   );
 }
 
-async function renderPolicy(id) {
+async function renderPolicy(id, sentence) {
   show(h('h2', { tabindex: '-1', class: 'view-title' }, id), h('p', {}, 'Running its test cases…'));
   focusTitle();
   const { status, body } = await api(`/api/policies/${encodeURIComponent(id)}`);
@@ -350,8 +638,6 @@ async function renderPolicy(id) {
     return;
   }
   const policy = body;
-  const cited = overview.document.flatMap((block) => block.sentences).filter((s) => s.citedBy.includes(id));
-  const passed = policy.tests.filter((test) => test.outcome === 'pass').length;
   const examples = (title, items) =>
     h(
       'div',
@@ -391,18 +677,26 @@ async function renderPolicy(id) {
       h('h3', {}, 'Spec'),
       h('p', {}, policy.description),
       h('h4', {}, 'References'),
-      policy.references.map((reference) => h('blockquote', {}, reference)),
-      cited.length === 0
-        ? undefined
-        : h(
+      policy.citations.map((citation, index) =>
+        h(
+          'div',
+          { class: 'reference', id: `ref-${index}`, tabindex: '-1', 'data-sentences': citation.sentences.join(' ') },
+          h('blockquote', {}, citation.text),
+          h(
             'p',
             {},
-            'In the document: ',
-            cited.map((sentence) => [
-              h('a', { href: `#document/${sentence.index}` }, `sentence ${sentence.index + 1}`),
-              ' ',
-            ]),
+            citation.sentences.length === 0
+              ? 'Not found in the document.'
+              : [
+                  'In the document: ',
+                  citation.sentences.map((index) => [
+                    h('a', { href: `#document/${index}` }, `sentence ${index + 1}`),
+                    ' ',
+                  ]),
+                ],
           ),
+        ),
+      ),
       examples('Compliance examples', policy.complianceExamples),
       examples('Violation examples', policy.violationExamples),
       policy.remedy === null ? undefined : [h('h4', {}, 'Remedy (told to the agent)'), h('p', {}, policy.remedy)],
@@ -413,53 +707,38 @@ async function renderPolicy(id) {
       h('h3', {}, 'Guard code'),
       policy.code === null
         ? h('p', {}, 'No guard code.')
-        : [h('p', {}, h('code', {}, policy.code.path)), codeBlock(policy.code.source)],
-    ),
-    h(
-      'section',
-      { id: 'tests' },
-      h('h3', {}, 'Test cases, run now in the sandbox'),
-      policy.tests.length === 0
-        ? h('p', {}, 'No test cases.')
         : [
-            h('p', { id: 'test-summary' }, `${passed} of ${policy.tests.length} pass.`),
-            h(
-              'table',
-              {},
-              h(
-                'thead',
-                {},
-                h('tr', {}, h('th', {}, 'Kind'), h('th', {}, 'Example'), h('th', {}, 'Result'), h('th', {}, 'Detail')),
-              ),
-              h(
-                'tbody',
-                {},
-                policy.tests.map((test) =>
-                  h(
-                    'tr',
-                    {},
-                    h('td', {}, test.kind),
-                    h('td', {}, test.example),
-                    h('td', {}, h('span', { class: `badge outcome-${test.outcome}` }, test.outcome)),
-                    h('td', {}, test.detail),
-                  ),
+            moduleDetails(policy.code, true),
+            h('h4', {}, `Helper modules it imports (${policy.code.helpers.length})`),
+            policy.code.helpers.length === 0
+              ? h('p', {}, 'None.')
+              : h(
+                  'div',
+                  { id: 'helpers' },
+                  policy.code.helpers.map((helper) => moduleDetails(helper, false)),
                 ),
-              ),
-            ),
           ],
     ),
+    h('section', { id: 'tests' }, h('h3', {}, 'Test cases, run now in the sandbox'), renderTests(policy.tests)),
     h('section', { id: 'decisions' }, h('h3', {}, 'Decisions'), renderDecisions(policy)),
   );
-  focusTitle();
+  const citing =
+    sentence === undefined
+      ? []
+      : [...main.querySelectorAll('.reference')].filter((element) =>
+          element.dataset.sentences.split(' ').includes(sentence),
+        );
+  if (!markTarget(citing)) focusTitle();
 }
 
 async function route() {
-  const hash = decodeURIComponent(window.location.hash.slice(1));
-  const policy = hash.startsWith('policy/') ? hash.slice('policy/'.length) : undefined;
+  const hash = window.location.hash.slice(1);
+  const target = /^policy\/([^/]+)(?:\/sentence\/(\d+))?$/.exec(hash);
+  const policy = target === null ? undefined : decodeURIComponent(target[1]);
   renderNav(policy);
   if (policy !== undefined) {
     document.title = `${policy} · guard pack review`;
-    await renderPolicy(policy);
+    await renderPolicy(policy, target[2]);
     return;
   }
   document.title = `${overview.domain} · guard pack review`;

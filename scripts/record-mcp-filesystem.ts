@@ -36,8 +36,9 @@ const draft = (policy: ReturnType<typeof policiesOf>[number]) => ({
 /** Lookups a reviewed check makes, read from what it calls. */
 const lookupNames: [RegExp, string][] = [
   [/outsideFinding|allowedDirectories|secretsFinding/, 'list_allowed_directories'],
-  [/secretsFinding/, realPathTool.name],
-  [/get_file_info|secretsFinding/, 'get_file_info'],
+  [/outsideFinding|secretsFinding/, realPathTool.name],
+  [/get_file_info|outsideFinding|secretsFinding/, 'get_file_info'],
+  [/outsideFinding/, 'list_directory'],
   [/secretsFinding/, 'search_files'],
   [/secretsFinding/, 'directory_tree'],
 ];

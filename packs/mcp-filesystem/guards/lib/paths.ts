@@ -2,9 +2,9 @@
  * Paths in the form the filesystem server acts on. The server takes POSIX paths, absolute or relative to one of its
  * allowed directories (reported by the `list_allowed_directories` lookup); it expands `~`, resolves `.`, `..` and
  * repeated or trailing separators, refuses Windows drive paths on POSIX, and follows symbolic links before it
- * acts. The rules read a path only in that canonical form. Where a link really points is learned from the
- * `agentguard_real_path` lookup when the proxy runs beside the server, and otherwise from the server's read-only
- * tools; when neither can tell, the rules refuse.
+ * acts. The rules read a path only in that canonical form, and both the folder rules and the secrets rules read
+ * where it really points through one lookup (`locate`): the `agentguard_real_path` lookup when the proxy runs beside
+ * the server, and otherwise the server's read-only tools; when neither can tell, the rules refuse.
  */
 import type { GuardContext } from 'agentguard';
 
@@ -70,13 +70,67 @@ export function outsideReason(path: string, directories: readonly string[]): str
   return `\`${path}\` is outside the project folder (${directories.join(', ') || 'no allowed directory'})`;
 }
 
-/** The checked paths that lie outside, with the reason, as a finding; undefined when all lie inside. */
+/**
+ * Why the real location of `path`, a path whose name lies inside, is or may be outside the allowed directories;
+ * undefined when it lies inside. A new path lies where the folder the server would create it in really lies.
+ */
+async function realOutsideReason(
+  path: string,
+  directories: readonly string[],
+  context: GuardContext,
+): Promise<string | undefined> {
+  const found = await locate(path, context);
+  if (found.seen === 'disk') {
+    if (directories.some((directory) => within(found.path, directory))) return undefined;
+    return `\`${path}\` really points to \`${found.path}\`, outside the project folder (${directories.join(', ')})`;
+  }
+  return found.exists ? undefined : newPathReason(path, canonicalPath(path, directories), directories, context);
+}
+
+/**
+ * For a path the server does not find: why where it would be created cannot be told, or undefined when it would be
+ * created inside. The nearest folder above it that the server lists lies inside (the server lists only those); the
+ * path is new when the name below that folder is not listed in it, and a listed name the server did not find is a
+ * link it will not follow (its target lies outside, or does not exist).
+ */
+async function newPathReason(
+  path: string,
+  absolute: string,
+  directories: readonly string[],
+  context: GuardContext,
+): Promise<string | undefined> {
+  for (let child = absolute; child !== '/'; ) {
+    const parent = child.slice(0, child.lastIndexOf('/')) || '/';
+    if (!directories.some((directory) => within(parent, directory))) break;
+    let listing: string;
+    try {
+      listing = textOf(await context.invoker.invoke('list_directory', { path: parent }));
+    } catch {
+      child = parent;
+      continue;
+    }
+    const name = child.slice(parent.length + (parent === '/' ? 0 : 1)).normalize('NFC');
+    const listed = listing.split('\n').some((line) => line.replace(/^\[(FILE|DIR)\] /, '').normalize('NFC') === name);
+    if (!listed) return undefined;
+    return `where \`${path}\` really points cannot be told: \`${child}\` exists but the server does not act on it (a link whose target lies outside the project folder, or does not exist)`;
+  }
+  return `where \`${path}\` really points cannot be told: the server lists no folder above it`;
+}
+
+/**
+ * The checked paths that lie outside, with the reason, as a finding; undefined when all lie inside. A path lies inside
+ * when its name does, as the server resolves it, and its real location does, links followed (`locate`).
+ */
 export async function outsideFinding(
   paths: readonly string[],
   context: GuardContext,
 ): Promise<{ message: string; facts: Record<string, unknown> } | undefined> {
   const directories = await allowedDirectories(context);
-  const reasons = paths.map((path) => outsideReason(path, directories)).filter((reason) => reason !== undefined);
+  const reasons: string[] = [];
+  for (const path of paths) {
+    const reason = outsideReason(path, directories) ?? (await realOutsideReason(path, directories, context));
+    if (reason !== undefined) reasons.push(reason);
+  }
   if (reasons.length === 0) return undefined;
   return { message: reasons.join('; '), facts: { allowedDirectories: directories } };
 }
@@ -169,38 +223,66 @@ function secretsFiles(context: GuardContext): SecretsFiles {
   };
 }
 
-/**
- * Where `path` really points. From the proxy's view of the disk when it has one; otherwise from the server: a path
- * `get_file_info` does not find is not an existing file (the server creates it under its own name, or refuses), and
- * an existing one is compared with the secrets files of the allowed directories (`secretsFiles`), as is a file the
- * proxy finds to have several names (hard links).
- */
-async function target(path: string, context: GuardContext, secrets: SecretsFiles): Promise<Target> {
+/** Where a path really points, seen on the disk: links followed. */
+interface OnDisk {
+  seen: 'disk';
+  path: string;
+  exists: boolean;
+  isDirectory: boolean;
+  hardLinks: number;
+}
+
+/** What the server tells of a path: whether it finds it and, when it does, its `get_file_info`. */
+type OnServer =
+  | { seen: 'server'; exists: true; isDirectory: boolean; info: string }
+  | { seen: 'server'; exists: false };
+
+/** Where `path` really points from the proxy's view of the disk (`agentguard_real_path`); undefined without one. */
+async function onDisk(path: string, context: GuardContext): Promise<OnDisk | undefined> {
   try {
     const absolute = homePath(path) ? path : canonicalPath(path, await allowedDirectories(context));
     const answer = await context.invoker.invoke(realPathLookup, { path: absolute });
-    if (isRealPath(answer)) {
-      const known: Target = {
-        known: true,
-        path: answer.realPath,
-        exists: answer.exists,
-        isDirectory: answer.isDirectory,
-      };
-      // A file with several names (hard links) may be a secrets file under another name: compared below.
-      if ((answer.hardLinks ?? 1) <= 1 || answer.isDirectory || secretsKind(answer.realPath) !== undefined) {
-        return known;
-      }
-    }
+    if (!isRealPath(answer)) return undefined;
+    const { realPath, exists, isDirectory, hardLinks } = answer;
+    return { seen: 'disk', path: realPath, exists, isDirectory, hardLinks: hardLinks ?? 1 };
   } catch {
-    // No view of the disk: ask the server below.
+    return undefined;
   }
-  let info: string;
+}
+
+/**
+ * What the server's `get_file_info` tells of `path`: the server finds a path only when its real location lies inside
+ * the allowed directories (it follows links and refuses targets outside), and does not say where a link points.
+ */
+async function onServer(path: string, context: GuardContext): Promise<OnServer> {
   try {
-    info = textOf(await context.invoker.invoke('get_file_info', { path }));
+    const info = textOf(await context.invoker.invoke('get_file_info', { path }));
+    return { seen: 'server', exists: true, isDirectory: /^isDirectory: true$/m.test(info), info };
   } catch {
-    return { known: true, path, exists: false, isDirectory: false };
+    return { seen: 'server', exists: false };
   }
-  const isDirectory = /^isDirectory: true$/m.test(info);
+}
+
+/** Where `path` really points: from the proxy's view of the disk when it has one, otherwise from the server. */
+async function locate(path: string, context: GuardContext): Promise<OnDisk | OnServer> {
+  return (await onDisk(path, context)) ?? onServer(path, context);
+}
+
+/**
+ * Where `path` really points, as the secrets rules read it (`locate`): a path the server does not find is not an
+ * existing file (the server creates it under its own name, or refuses), and an existing one the disk does not name
+ * is compared with the secrets files of the allowed directories (`secretsFiles`), as is a file the proxy finds to
+ * have several names (hard links).
+ */
+async function target(path: string, context: GuardContext, secrets: SecretsFiles): Promise<Target> {
+  const disk = await onDisk(path, context);
+  // A file with several names (hard links) may be a secrets file under another name: compared below.
+  if (disk !== undefined && (disk.hardLinks <= 1 || disk.isDirectory || secretsKind(disk.path) !== undefined)) {
+    return { known: true, path: disk.path, exists: disk.exists, isDirectory: disk.isDirectory };
+  }
+  const found = await onServer(path, context);
+  if (!found.exists) return { known: true, path, exists: false, isDirectory: false };
+  const { info, isDirectory } = found;
   try {
     // A link has its target's size, times and permissions: a file that shares none of theirs is no link to one.
     const twin = (await secrets()).find(([other, otherInfo]) => otherInfo === info && other !== path)?.[0];

@@ -1,7 +1,8 @@
 /**
  * Varies one input of a conversational pack: its arguments' key order, the wording of the last user message (Unicode
- * variants, other wordings of a yes), and a no in its place (a yes taken back or made conditional, other wordings of
- * a no and their Unicode variants), and records each variant's decision against its reference.
+ * variants, other wordings of a yes), a yes taken back or made conditional (held to the same message ending in a
+ * plain no), a no in its place (other wordings of a no and their Unicode variants), and records each variant's
+ * decision against its reference.
  */
 import { Conversation, type GuardContext, isAffirmative, type ToolCall, type ToolInvoker } from 'agentguard';
 import fc from 'fast-check';
@@ -56,9 +57,15 @@ export async function varyInput(input: Input, decide: Decide, survey: Survey): P
       await record('paraphrase.yes', original, text);
   }
 
+  for (const [kind, variants] of [
+    ['retraction', retracted(reply.text)],
+    ['condition', conditional(reply.text)],
+  ] as const) {
+    for (const { text, reference } of draws(kind, variants)) {
+      await record(kind, await decideWith(saying(reference)), text);
+    }
+  }
   const refused = await decideWith(saying(plainRefusal));
-  for (const text of draws('retraction', retracted(reply.text))) await record('retraction', refused, text);
-  for (const text of draws('condition', conditional(reply.text))) await record('condition', refused, text);
   for (const text of draws('paraphrase.no', fc.constantFrom(...refusals))) await record('paraphrase.no', refused, text);
   const refusalVariants = fc.constantFrom(...refusals).chain((refusal) =>
     fc.constantFrom(...Object.keys(unicodeVariants)).chain((kind) =>

@@ -1,6 +1,6 @@
 /**
  * The metamorphic relation and its tally. A variant is checked against a reference input that means the same (the
- * original, or for a retracted or conditional yes the same conversation ending in a plain no): the variant's decision
+ * original, or for a retracted or conditional yes the same message ending in a plain no): the variant's decision
  * must be at least as strict as the reference's (deny > ask > allow), and a variant of an allowed reference must be
  * decided without a fault.
  */

@@ -103,9 +103,27 @@ const retractions = [
   'No wait, not now.',
 ];
 
+/** The no a refusal's variants are held to. */
+export const plainRefusal = "No, please don't go ahead.";
+
+/**
+ * A message that takes back or holds what it says, and the no it is held to: the same words with the plain refusal
+ * in the place of the retraction (or of the yes a condition follows), so that both keep every fact the message gave.
+ */
+export interface HeldBack {
+  text: string;
+  reference: string;
+}
+
+/** Ends a message with what holds it back, beside its reference: the message ending in the plain refusal. */
+const holdBack = (text: string, after: string): HeldBack => ({
+  text: `${text.trimEnd()} ${after}`,
+  reference: `${text.trimEnd()} ${plainRefusal}`,
+});
+
 /** A yes taken back in the same message: the message means no. */
-export const retracted = (text: string): fc.Arbitrary<string> =>
-  fc.constantFrom(...retractions).map((retraction) => `${text.trimEnd()} ${retraction}`);
+export const retracted = (text: string): fc.Arbitrary<HeldBack> =>
+  fc.constantFrom(...retractions).map((retraction) => holdBack(text, retraction));
 
 const conditions = [
   'first tell me the refund amount',
@@ -117,13 +135,14 @@ const conditions = [
 ];
 
 /** A yes made to wait on a condition (an answer the user wants first): not yet a yes. */
-export const conditional = (text: string): fc.Arbitrary<string> =>
+export const conditional = (text: string): fc.Arbitrary<HeldBack> =>
   fc
     .tuple(fc.constantFrom(...conditions), fc.boolean())
-    .map(([condition, whole]) => (whole ? `Yes, but ${condition}.` : `${text.trimEnd()} But ${condition}.`));
-
-/** The no a refusal's variants are held to. */
-export const plainRefusal = "No, please don't go ahead.";
+    .map(([condition, whole]) =>
+      whole
+        ? { text: `Yes, but ${condition}.`, reference: `${plainRefusal} But ${condition}.` }
+        : holdBack(text, `But ${condition}.`),
+    );
 
 /** Wordings of a no. */
 export const refusals = [

@@ -8,6 +8,7 @@ import { withKeysReordered } from './argument-order.ts';
 import { respelt } from './path-variants.ts';
 import {
   conditional,
+  plainRefusal,
   retracted,
   withCompatibilityForms,
   withFormatCharacters,
@@ -47,8 +48,16 @@ describe('metamorphic variant generators', () => {
   });
 
   it('a retraction or a condition keeps the yes it follows and adds to it', () => {
-    for (const variant of fc.sample(retracted('Yes, go ahead.'), 20)) assert.match(variant, /^Yes, go ahead\. \S/);
-    for (const variant of fc.sample(conditional('Yes, go ahead.'), 20)) assert.match(variant, /^Yes,? .*\b(but|But)\b/);
+    for (const variant of fc.sample(retracted('Yes, go ahead.'), 20)) {
+      assert.match(variant.text, /^Yes, go ahead\. \S/);
+      assert.equal(variant.reference, `Yes, go ahead. ${plainRefusal}`);
+    }
+    for (const variant of fc.sample(conditional('Yes, go ahead.'), 20)) {
+      assert.match(variant.text, /^Yes,? .*\b(but|But)\b/);
+      const held = /^Yes, but (.*)$/.exec(variant.text);
+      const expected = held === null ? `Yes, go ahead. ${plainRefusal}` : `${plainRefusal} But ${held[1]}`;
+      assert.equal(variant.reference, expected);
+    }
   });
 
   it('respelt paths resolve to the same path against the project folder', () => {

@@ -25,6 +25,7 @@ import type { ToolInvoker } from '../model/guard-context.ts';
 import type { ToolCall } from '../model/tool-call.ts';
 import { loadPack } from '../pack/load-pack.ts';
 import { feedbackFor } from '../runtime/feedback.ts';
+import { guardLoadError } from '../runtime/guard-load.ts';
 import { GuardRuntime, type RuntimeOptions } from '../runtime/guard-runtime.ts';
 import { askPerson } from './ask-person.ts';
 import { ProxyConversation, resultText } from './proxy-conversation.ts';
@@ -58,7 +59,8 @@ const closeGraceMs = 2_000;
 
 /**
  * The guard runtime of a proxy, built from its options and warmed up (`GuardRuntime.warmUp`): the one place where a
- * proxy's runtime is made.
+ * proxy's runtime is made. Throws `guardLoadError` while an enforced policy's check cannot be loaded, since every call
+ * it guards would be denied.
  *
  * @example
  * ```ts
@@ -68,6 +70,11 @@ const closeGraceMs = 2_000;
 export async function proxyRuntime(options: GuardProxyOptions): Promise<GuardRuntime> {
   const packs = await Promise.all(options.packs.map((dir) => loadPack(dir)));
   const runtime = new GuardRuntime(packs, { timeoutMs: proxyCheckTimeoutMs, ...options.runtime });
+  const failures = await runtime.loadFailures();
+  if (failures.length > 0) {
+    await runtime.close();
+    throw guardLoadError(failures);
+  }
   // Before the first call, so that no call pays for compiling the guard code.
   await runtime.warmUp();
   return runtime;

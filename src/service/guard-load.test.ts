@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { GuardProxy } from '../mcp/guard-proxy.ts';
 import { fromOpenAIChat } from '../model/openai-chat.ts';
 import { writeFixturePack } from '../pack/fixture-pack.ts';
 import { loadPack } from '../pack/load-pack.ts';
@@ -51,6 +52,17 @@ describe('an enforced policy whose guard cannot be loaded', () => {
     const { code, stderr } = await outcome(['mcp', '--pack', pack, '--', process.execPath, '-e', upstream]);
     assert.equal(code, 1);
     assert.match(stderr, /policy `act\.limit` of `fixture` \(tool `act`\): cannot be loaded: Cannot find module/);
+    await assert.rejects(run('test', ['-e', marker]));
+  });
+
+  it('keeps the library MCP proxy from starting, before it starts the upstream', async () => {
+    const pack = await unloadablePack();
+    const marker = join(pack, 'upstream-started');
+    const upstream = `require('node:fs').writeFileSync(${JSON.stringify(marker)}, '')`;
+    await assert.rejects(GuardProxy.start({ command: process.execPath, args: ['-e', upstream] }, { packs: [pack] }), {
+      code: 'invalid_pack',
+      message: /policy `act\.limit` of `fixture` \(tool `act`\): cannot be loaded: /,
+    });
     await assert.rejects(run('test', ['-e', marker]));
   });
 

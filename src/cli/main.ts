@@ -29,6 +29,10 @@ program
   .requiredOption('--out <file>', 'where to write one JSON line per tool call')
   .option('--json', 'print the summary as JSON')
   .option('--audit <target>', 'append every verdict to this audit log: a SQLite file or a postgres:// URL')
+  .option(
+    '--lookups <source>',
+    "what answers the guards' lookups: the agent's backend (an http(s) URL taking POST {tool, arguments}), a lookup records file, or tau-airline (default: the shipped data of the pack's domain)",
+  )
   .action(replayCommand);
 
 program
@@ -37,7 +41,14 @@ program
   .requiredOption('--pack <dir>', 'guard pack folder')
   .requiredOption('--call <file>', 'the call: {"name", "arguments", "id"?} or an OpenAI tool call')
   .option('--conversation <file>', 'the conversation before the call, as OpenAI chat messages')
-  .option('--now <time>', "the policy's clock, e.g. 2024-05-15T15:00:00-05:00 (default: the domain's, else now)")
+  .option(
+    '--now <time>',
+    "the policy's clock, with an offset, e.g. 2024-05-15T15:00:00-05:00 (default: the lookups' domain clock, else the pack's, else now)",
+  )
+  .option(
+    '--lookups <source>',
+    "what answers the guards' lookups: the agent's backend (an http(s) URL taking POST {tool, arguments}), a lookup records file, or tau-airline for the shipped data (default: none, so a guard that needs one denies)",
+  )
   .addOption(
     new Option('--unknown-tool <decision>', 'decision for tools no pack knows').choices(['allow', 'deny', 'ask']),
   )

@@ -1,6 +1,6 @@
 import type { Decision } from '../model/verdict.ts';
 import type { GuardRuntime } from '../runtime/guard-runtime.ts';
-import type { EnvironmentFactory } from './environment.ts';
+import type { LookupsFactory } from './environment.ts';
 import { compareResults } from './faithfulness.ts';
 import type { Trajectory } from './trajectories.ts';
 
@@ -39,8 +39,9 @@ export interface ReplayResult {
 
 /**
  * Replays recorded runs: each from a fresh environment; every assistant tool call is checked with the conversation
- * before its message, then applied as the run applied it, so the state follows the run; the port's result is compared
- * with the recorded one.
+ * before its message. Where the environment runs the domain's tools, the call is then applied as the run applied it, so
+ * the state follows the run, and the port's result is compared with the recorded one. `clock` is the policy's time
+ * where the environment brings none (default: now).
  *
  * @example
  * ```ts
@@ -50,8 +51,9 @@ export interface ReplayResult {
 export async function replay(
   runtime: GuardRuntime,
   runs: readonly Trajectory[],
-  fresh: EnvironmentFactory,
+  fresh: LookupsFactory,
   onProgress?: (done: number, total: number) => void,
+  clock: Date = new Date(),
 ): Promise<ReplayResult> {
   const result: ReplayResult = { trajectories: runs.length, lines: [], compared: 0, mismatches: [] };
   for (const [done, run] of runs.entries()) {
@@ -60,7 +62,7 @@ export async function replay(
       const context = {
         conversation: run.conversation.before(messageIndex),
         invoker: environment.invoker,
-        now: environment.now,
+        now: environment.now ?? clock,
       };
       const verdict = await runtime.check(call, context);
       result.lines.push({
@@ -73,8 +75,8 @@ export async function replay(
         violations: verdict.violations.map((violation) => ({ policy: violation.policy, message: violation.message })),
         duration_us: verdict.diagnostics.durationUs,
       });
-      const recomputed = environment.run(call.name, call.arguments);
-      if (recorded === undefined) continue;
+      const recomputed = environment.run?.(call.name, call.arguments);
+      if (recorded === undefined || recomputed === undefined) continue;
       result.compared++;
       const kind = compareResults(recorded, recomputed);
       if (kind !== 'same') {

@@ -299,12 +299,16 @@ const audit = program.command('audit').description('Read and verify an audit log
 audit
   .command('verify <target>')
   .description('Check the hash chain; exit 1 naming the first bad record when it is broken')
-  .option('--json', 'print {"ok", "records", "head", "firstBad"?} as JSON')
+  .option(
+    '--expect-head <hash>',
+    'a head printed by an earlier verify: exit 1 when no record has it (the log was cut off or its tail rewritten)',
+  )
+  .option('--json', 'print {"ok", "records", "head", "firstBad"?, "expectedHead"?} as JSON')
   .action(auditVerifyCommand);
 audit
   .command('tail <target>')
   .description('Print the last records')
-  .option('-n, --lines <n>', 'how many', '10')
+  .option('-n, --lines <n>', 'how many (0: none, as tail -n 0)', '10')
   .option('--json', 'print them as JSON lines, as audit export does')
   .action(auditTailCommand);
 audit
@@ -325,6 +329,12 @@ program
   .description('Replay the 200 recorded GPT-4o airline runs through the airline pack and print the report')
   .option('--out <file>', 'also write the verdicts as JSON lines')
   .action(startCommand);
+
+// A reader that stops early (`agentguard audit export log.db | head -1`) closes the pipe: stop writing, as tail does.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+  process.exit(process.exitCode ?? 0);
+});
 
 try {
   await program.parseAsync();

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command, Option } from 'commander';
 import { AgentGuardError } from '../errors.ts';
+import { defaultAskTimeoutMs } from '../mcp/guard-proxy.ts';
 import { auditExportCommand, auditStatsCommand, auditTailCommand, auditVerifyCommand } from './audit-command.ts';
 import { checkCommand } from './check-command.ts';
 import { compileBuildCommand, compileGenerateCommand, compileMapCommand } from './compile-command.ts';
@@ -269,7 +270,11 @@ program
   .addOption(
     new Option('--unknown-tool <decision>', 'decision for tools no pack knows').choices(['allow', 'deny', 'ask']),
   )
-  .option('--ask-timeout <seconds>', 'how long a person has to approve a call', '300')
+  .option(
+    '--ask-timeout <seconds>',
+    'how long a person has to approve a call (under the 60 s an MCP SDK client waits for a call by default; raise it only for clients that wait longer)',
+    String(defaultAskTimeoutMs / 1000),
+  )
   .option(
     '--same-disk',
     "the proxy sees the upstream's disk (it runs beside the server): guards learn where a path really points from it",

@@ -37,7 +37,7 @@ export interface GuardProxyOptions {
   packs: readonly string[];
   /** How the runtime decides what no enforced policy decides (`unknownTool`, `shadow`, …). */
   runtime?: RuntimeOptions;
-  /** How long a person has to answer an approval request, in milliseconds. Default 300 000. */
+  /** How long a person has to answer an approval request, in milliseconds. Default `defaultAskTimeoutMs`. */
   askTimeoutMs?: number;
   /**
    * The proxy sees the disk the upstream acts on (it runs beside the server, on the same machine and mounts): it then
@@ -46,6 +46,13 @@ export interface GuardProxyOptions {
    */
   sameDisk?: boolean;
 }
+
+/**
+ * How long a person has to approve a call by default: 50 s, under the 60 s an MCP SDK client waits for a `tools/call`
+ * by default, so the agent gets the proxy's answer (not approved, timed out) rather than its own client's timeout.
+ * Raise it (`--ask-timeout`) only for clients that wait longer.
+ */
+export const defaultAskTimeoutMs = 50_000;
 
 /**
  * Time budget of one policy check in a proxy, in milliseconds, unless `runtime.timeoutMs` says otherwise: lookups
@@ -184,6 +191,11 @@ export class GuardProxy {
     const conversation = new ProxyConversation();
     this.sessions.add(server);
     server.onclose = () => this.sessions.delete(server);
+    // The MCP SDK's receivers ignore a cancellation of request id 0 (typescript-sdk#2283), the id of the server's first
+    // request: a ping takes it, so that an elicitation is withdrawn when the client cancels the call it belongs to.
+    server.oninitialized = () => {
+      server.ping().catch(() => {});
+    };
 
     server.setRequestHandler(ListToolsRequestSchema, (request) => upstream.listTools(request.params));
     server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
@@ -236,7 +248,7 @@ export class GuardProxy {
     if (verdict.decision === 'deny') return refusal(feedbackFor(verdict));
     if (verdict.decision === 'ask') {
       const answer = await askPerson(server, call, verdict, {
-        timeoutMs: this.options.askTimeoutMs ?? 300_000,
+        timeoutMs: this.options.askTimeoutMs ?? defaultAskTimeoutMs,
         relatedRequestId: request.requestId,
         signal: request.signal,
       });

@@ -10,6 +10,7 @@ import { guardAgentCheckCommand, guardAgentCompileCommand } from './guard-agent-
 import { evalGuardAgentCommand } from './guard-agent-command.ts';
 import { evalGuardAgentLoopCommand } from './guard-agent-eval.ts';
 import { evalGuardAgentRulesCommand } from './guard-agent-rules-eval.ts';
+import { initCommand } from './init-command.ts';
 import { mcpCommand } from './mcp-command.ts';
 import { replayCommand, startCommand } from './replay-command.ts';
 import { reviewCommand } from './review-command.ts';
@@ -55,6 +56,23 @@ program
   )
   .option('--audit <target>', 'append the verdict to this audit log: a SQLite file or a postgres:// URL')
   .action(checkCommand);
+
+program
+  .command('init')
+  .description('Scaffold a guard pack to write by hand: types from the tool specs, a spec, guard and cases per tool')
+  .argument('<dir>', 'the pack folder to write (new or empty)')
+  .requiredOption(
+    '--tools <file>',
+    'tool specs: a JSON Schema tool list, OpenAI tools, OpenAPI 3 or an MCP tools/list result',
+  )
+  .option('--policy <file>', 'the policy document to copy to policy.md (default: a stub)')
+  .option('--domain <name>', "the domain name in the manifest (default: the folder's name)")
+  .option(
+    '--read-only <names>',
+    'comma-separated read-only lookup tools (default: from the file, else from tool names)',
+  )
+  .option('--time-zone <offset>', 'the zone of timestamps without one, for timeOf in guards/lib (default Z)')
+  .action(initCommand);
 
 const compile = program.command('compile').description('Compile a policy document and tool specs into a guard pack');
 const modelOptions = (command: Command) =>

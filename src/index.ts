@@ -8,7 +8,7 @@
  * ```
  */
 
-export { AuditLog, isPostgresUrl, openAuditLog } from './audit/audit-log.ts';
+export { type AuditHealth, AuditLog, type AuditLogOptions, isPostgresUrl, openAuditLog } from './audit/audit-log.ts';
 export {
   type AskAnswer,
   type AskOutcome,
@@ -65,6 +65,7 @@ export {
 export { type ReviewChange, reviewChanges } from './pack/review-hashes.ts';
 export { type ToolSpec, toolSpecSchema } from './pack/tool-spec.ts';
 export { feedbackFor } from './runtime/feedback.ts';
+export { assertGuardsLoad, type GuardLoadFailure, guardLoadError } from './runtime/guard-load.ts';
 export { GuardRuntime, type RuntimeOptions } from './runtime/guard-runtime.ts';
 export { GuardDeniedError, type GuardToolOptions, guardTool } from './runtime/guard-tool.ts';
 export type { GuardModule, PolicyCheck, PolicyOutcome } from './runtime/policy-check.ts';

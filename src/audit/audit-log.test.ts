@@ -57,6 +57,20 @@ async function writeLog(file: string, count: number) {
   return { log, pack, conversation, ids };
 }
 
+/** A verdict record of a call that needs no pack. */
+function thought(id: string): AuditRecord {
+  return {
+    format: 1,
+    time: new Date().toISOString(),
+    now: '2024-05-15T20:00:00.000Z',
+    call: { id, name: 'think', arguments: {} },
+    conversation: { messages: 0, sha256: '' },
+    packs: [],
+    durationUs: 1,
+    verdict: { decision: 'allow', evaluated: 'allow', violations: [], policies: [], errors: [] },
+  };
+}
+
 function sqlite(file: string, statement: string): void {
   const database = new DatabaseSync(file);
   database.exec(statement);
@@ -260,23 +274,54 @@ describe('the SQLite audit log', () => {
     await runtime.close();
   });
 
-  it('flush rejects, and reports, records that could not be written', async () => {
+  it('keeps records it cannot write, says why, retries them, and gives them up at close', async () => {
     const file = join(dir, 'broken.db');
     const errors: string[] = [];
-    const log = await openAuditLog(file, { onError: (error) => errors.push(error.message) });
-    sqlite(file, 'DROP TABLE agentguard_audit');
-    log.append({
-      format: 1,
-      time: new Date().toISOString(),
-      now: '2024-05-15T20:00:00.000Z',
-      call: { id: 'lost', name: 'think', arguments: {} },
-      conversation: { messages: 0, sha256: '' },
-      packs: [],
-      durationUs: 1,
-      verdict: { decision: 'allow', evaluated: 'allow', violations: [], policies: [], errors: [] },
+    const log = await openAuditLog(file, {
+      onError: (error) => errors.push(error.message),
+      stallMs: 50,
+      closeTimeoutMs: 100,
     });
-    await assert.rejects(log.flush(), /cannot append 1 record\(s\) to .*no such table/);
-    assert.equal(errors.length, 1);
+    sqlite(file, 'DROP TABLE agentguard_audit');
+    log.append(thought('kept'));
+    await assert.rejects(log.flush({ timeoutMs: 200 }), /not written within 200 ms: cannot append to .*no such table/);
+    assert.match((log.health() as { reason: string }).reason, /^1 record\(s\) waiting for \d+ ms: .*no such table/);
+    assert.equal(errors.length, 1, 'reported once, not at every retry');
+    await assert.rejects(log.close(), /not written within 100 ms/);
+    assert.match(errors.at(-1) ?? '', /^1 record\(s\) given up at close: /);
+  });
+
+  it('keeps at most 100,000 records waiting, drops and reports later ones, and writes the kept ones after', async () => {
+    const file = join(dir, 'full.db');
+    const errors: string[] = [];
+    const log = await openAuditLog(file, { onError: (error) => errors.push(error.message) });
+    const holder = new DatabaseSync(file);
+    holder.exec('BEGIN EXCLUSIVE');
+    for (let index = 0; index < 100_002; index++) log.append(thought(`t${index}`));
+    assert.equal(errors.filter((message) => /later records are dropped/.test(message)).length, 1);
+    holder.exec('COMMIT');
+    holder.close();
+    await assert.rejects(log.flush(), /holds 100000 records it cannot write/);
+    assert.equal((await verifyAuditLog(log)).records, 100_000);
+    const [last] = await log.last(1);
+    assert.equal(JSON.parse(last?.body ?? '{}').call.id, 't99999');
+    await log.close();
+  });
+
+  it('writes the records it kept once the store can be written again', async () => {
+    const file = join(dir, 'recovers.db');
+    const log = await openAuditLog(file, { onError: () => {}, stallMs: 50 });
+    const holder = new DatabaseSync(file);
+    holder.exec('BEGIN EXCLUSIVE');
+    log.append(thought('waited'));
+    await assert.rejects(log.flush({ timeoutMs: 150 }), /database is locked/);
+    assert.equal(log.health().ok, false);
+    holder.exec('COMMIT');
+    holder.close();
+    await log.flush();
+    assert.deepEqual(log.health(), { ok: true });
+    const [entry] = await log.last(1);
+    assert.equal(JSON.parse(entry?.body ?? '{}').call.id, 'waited');
     await log.close();
   });
 });

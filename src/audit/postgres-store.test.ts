@@ -70,3 +70,34 @@ it('two writers on one PostgreSQL table keep one chain, and an edited record bre
   assert.equal(tampered.firstBad?.seq, 77);
   assert.match(tampered.firstBad?.problem ?? '', /does not match its hash/);
 });
+
+it('a lock another session holds on the table holds no event loop; health says so; the record is written after', async () => {
+  const log = await openAuditLog(url, { stallMs: 200, onError: () => {} });
+  log.append(record('before'));
+  await log.flush();
+  const holder = new pg.Client(url);
+  await holder.connect();
+  await holder.query('BEGIN');
+  await holder.query('LOCK TABLE agentguard_audit IN ACCESS EXCLUSIVE MODE');
+  let lag = 0;
+  let last = performance.now();
+  const ticker = setInterval(() => {
+    const now = performance.now();
+    lag = Math.max(lag, now - last - 10);
+    last = now;
+  }, 10);
+  log.append(record('during'));
+  await assert.rejects(log.flush({ timeoutMs: 500 }), /not written within 500 ms/);
+  const health = log.health();
+  assert.equal(health.ok, false);
+  assert.match(health.ok ? '' : health.reason, /^1 record\(s\) waiting for \d+ ms: /);
+  await holder.query('COMMIT');
+  await holder.end();
+  await log.flush();
+  clearInterval(ticker);
+  assert.ok(lag < 100, `the event loop waited ${Math.round(lag)} ms`);
+  assert.deepEqual(log.health(), { ok: true });
+  const [written] = await log.last(1);
+  assert.equal((JSON.parse(written?.body ?? '{}') as AuditRecord).call.id, 'during');
+  await log.close();
+});

@@ -28,6 +28,10 @@ const entryOf = (row: Row): StoredEntry => ({
   hash: row.hash,
 });
 
+/** How long a commit waits for the table's lock, and a new connection for the server, in milliseconds. */
+const lockTimeoutMs = 2000;
+const connectTimeoutMs = 5000;
+
 /** The URL without its password, for messages. */
 function redact(url: string): string {
   try {
@@ -43,6 +47,8 @@ function redact(url: string): string {
  * An audit log in a PostgreSQL table, `agentguard_audit`, shared by any number of instances. Each commit is one
  * transaction that takes `LOCK TABLE … IN EXCLUSIVE MODE` (readers go on) and reads the chain's tail inside it; it
  * returns once PostgreSQL has committed, which with the default `synchronous_commit = on` means flushed to its WAL.
+ * A commit waits at most 2 s for a lock another session holds and 5 s for a connection, then fails (and `AuditLog`
+ * retries it).
  */
 export class PostgresAuditStore implements AuditStore {
   readonly location: string;
@@ -55,7 +61,7 @@ export class PostgresAuditStore implements AuditStore {
 
   /** Connects to `url` and, unless `create` is false, creates the table. */
   static async open(url: string, options: { create?: boolean } = {}): Promise<PostgresAuditStore> {
-    const pool = new pg.Pool({ connectionString: url, max: 2 });
+    const pool = new pg.Pool({ connectionString: url, max: 2, connectionTimeoutMillis: connectTimeoutMs });
     const store = new PostgresAuditStore(url, pool);
     // An idle client that loses its connection must not take the process down; the next query reports the problem.
     pool.on('error', () => {});
@@ -96,6 +102,9 @@ export class PostgresAuditStore implements AuditStore {
 
   async commit(entries: readonly PendingEntry[]): Promise<void> {
     await this.transaction(async (client) => {
+      // A lock another session holds fails the commit after a while instead of holding it forever: `AuditLog`
+      // retries it, and its health says why meanwhile.
+      await client.query(`SET LOCAL lock_timeout = ${lockTimeoutMs}`);
       await client.query('LOCK TABLE agentguard_audit IN EXCLUSIVE MODE');
       const tail = await client.query<{ seq: string; hash: string }>(
         'SELECT seq, hash FROM agentguard_audit ORDER BY seq DESC LIMIT 1',

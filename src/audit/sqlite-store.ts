@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { AgentGuardError } from '../errors.ts';
 import { type AuditStore, chainHash, genesisHash, type PendingEntry, type StoredEntry } from './audit-store.ts';
 
@@ -29,11 +30,16 @@ const entryOf = (row: Row): StoredEntry => ({
   hash: row.hash,
 });
 
+/** Whether SQLite refused for a lock another connection holds (`SQLITE_BUSY`, `SQLITE_LOCKED`). */
+const isBusy = (error: unknown): boolean =>
+  [5, 6].includes((error as { errcode?: number }).errcode ?? 0) || (error instanceof Error && isBusy(error.cause));
+
 /**
  * An audit log in one SQLite file (`node:sqlite`), in WAL mode with `synchronous=FULL`: a commit returns once the
  * write-ahead log is synced to disk. Each commit is a `BEGIN IMMEDIATE` transaction that reads the chain's tail inside
- * it, so several processes may append to one file; a writer waits up to `busyTimeoutMs` for another's transaction.
- * SQLite calls are synchronous: a commit holds the event loop for its duration, batched by `AuditLog`.
+ * it, so several processes may append to one file. SQLite calls are synchronous, so a commit never waits for a lock
+ * another connection holds: it fails at once ("database is locked") and `AuditLog` retries it later, leaving the
+ * event loop free; a commit holds the event loop only while it writes and syncs its batch.
  */
 export class SqliteAuditStore implements AuditStore {
   readonly location: string;
@@ -44,31 +50,55 @@ export class SqliteAuditStore implements AuditStore {
     this.database = database;
   }
 
-  /** Opens (and unless `create` is false, creates) the log at `file`. */
-  static open(file: string, options: { create?: boolean; busyTimeoutMs?: number } = {}): SqliteAuditStore {
-    if (options.create === false && !existsSync(file)) {
+  /**
+   * Opens (and unless `create` is false, creates) the log at `file`, waiting up to `busyTimeoutMs` (default 10 000)
+   * for a lock another connection holds.
+   */
+  static async open(
+    file: string,
+    options: { create?: boolean; busyTimeoutMs?: number } = {},
+  ): Promise<SqliteAuditStore> {
+    const deadline = performance.now() + (options.busyTimeoutMs ?? 10_000);
+    for (let wait = 10; ; wait = Math.min(wait * 2, 500)) {
+      try {
+        return SqliteAuditStore.openNow(file, options.create ?? true);
+      } catch (error) {
+        if (!isBusy(error) || performance.now() + wait > deadline) throw error;
+      }
+      await sleep(wait);
+    }
+  }
+
+  private static openNow(file: string, create: boolean): SqliteAuditStore {
+    if (!create && !existsSync(file)) {
       throw new AgentGuardError('invalid_input', `no audit log at \`${file}\``);
     }
-    let database: DatabaseSync;
+    let database: DatabaseSync | undefined;
     try {
-      database = new DatabaseSync(file, { timeout: options.busyTimeoutMs ?? 10_000 });
+      database = new DatabaseSync(file);
       database.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;');
     } catch (error) {
+      database?.close();
       throw new AgentGuardError('invalid_input', `cannot open the audit log \`${file}\`: ${(error as Error).message}`, {
         cause: error,
       });
     }
     const store = new SqliteAuditStore(file, database);
-    if (options.create === false) {
-      const table = database
-        .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'agentguard_audit'")
-        .get();
-      if (table === undefined) {
-        database.close();
+    const opened = database;
+    try {
+      if (create) store.transaction(() => opened.exec(schema));
+      else if (
+        opened.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'agentguard_audit'").get() ===
+        undefined
+      ) {
         throw new AgentGuardError('invalid_input', `\`${file}\` holds no audit log`);
       }
-    } else {
-      store.transaction(() => database.exec(schema));
+    } catch (error) {
+      opened.close();
+      if (AgentGuardError.isInstance(error)) throw error;
+      throw new AgentGuardError('invalid_input', `cannot open the audit log \`${file}\`: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
     return store;
   }

@@ -14,11 +14,13 @@ import type { LanguageModel } from '../llm/language-model.ts';
 import { createLanguageModel } from '../llm/providers.ts';
 import { StepFailedError } from '../llm/structured.ts';
 import { parseInput, parseJsonText } from '../model/parse-input.ts';
+import { loadPack } from '../pack/load-pack.ts';
 import { toToolGuardSpec } from '../pack/policy-spec.ts';
 import { readMapOutput } from '../pack/spec-directory.ts';
 import { type ToolSpec, toolSpecSchema } from '../pack/tool-spec.ts';
 import { environmentFor } from '../replay/environment.ts';
 import { readTrajectories } from '../replay/trajectories.ts';
+import { assertGuardsLoad } from '../runtime/guard-load.ts';
 import { IsolateSandbox } from '../sandbox/isolate-sandbox.ts';
 import { readToolSpecs } from '../tools/read-tool-specs.ts';
 import { withSampleResults } from '../tools/result-schema.ts';
@@ -166,6 +168,17 @@ async function validationEnvironment(domain: string) {
   return fresh;
 }
 
+/**
+ * Loads the written pack the way the runtime will: its guards in a worker (as an unreviewed pack runs) and in this
+ * thread (as a reviewed one runs). A guard that passed its tests in the isolate but cannot be loaded there fails the
+ * build, naming the policy and the load error.
+ */
+async function assertWrittenPackLoads(dir: string): Promise<void> {
+  const pack = await loadPack(dir, { importGuards: true });
+  await assertGuardsLoad([pack]);
+  await assertGuardsLoad([{ ...pack, manifest: { ...pack.manifest, reviewed: !pack.manifest.reviewed } }]);
+}
+
 async function generate(
   options: CompileOptions & {
     spec: string;
@@ -221,6 +234,7 @@ async function generate(
       `  ${report.state.padEnd(13)} ${report.policy}${tests}${report.reason === undefined ? '' : `: ${report.reason}`}`,
     );
   }
+  await assertWrittenPackLoads(options.out);
   if (options.validate !== undefined && fresh !== undefined) {
     const validation = await validatePack(options.out, await readTrajectories(options.validate), fresh);
     for (const line of formatValidation(validation)) log(line);

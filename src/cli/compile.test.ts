@@ -160,6 +160,51 @@ describe('agentguard compile', () => {
     assert.equal(scores.status, 0, scores.stderr);
     assert.deepEqual(JSON.parse(scores.stdout).per_tool.refund_order.reference.predicted, 2);
   });
+  it('fails when the written pack does not load the way the runtime loads it, naming the policy and why', async () => {
+    // A helper whose enum the isolate's type stripping accepts and Node's does not: the tests go green, the load fails.
+    const helpers = join(work, 'enum-helpers');
+    await mkdir(helpers, { recursive: true });
+    await writeFile(join(helpers, 'limits.ts'), 'export enum Limit {\n  Refund = 50,\n}\n');
+    const code =
+      "import type { PolicyCheck } from 'agentguard';\nimport type { RefundOrderArgs } from '../../types.ts';\nimport { Limit } from '../lib/limits.ts';\n\nexport const check: PolicyCheck<RefundOrderArgs> = (args) =>\n  args.amount > Limit.Refund ? { message: 'over the limit' } : undefined;\n";
+    const answers = [...mapScript];
+    const enumServer = await startFakeOpenAIServer((messages) => {
+      const system = messages[0]?.content ?? '';
+      if (system.startsWith('You write TypeScript guard code')) return JSON.stringify({ code });
+      return answerFor(system, messages[1]?.content ?? '', answers);
+    });
+    try {
+      const built = await runCli([
+        'compile',
+        'build',
+        '--policy',
+        policy,
+        '--tools',
+        tools,
+        '--out',
+        join(work, 'enum'),
+        '--domain',
+        'shop',
+        '--read-only',
+        'get_order',
+        '--helpers',
+        helpers,
+        '--model',
+        'openai-compatible:m',
+        '--base-url',
+        enumServer.baseUrl,
+      ]);
+      assert.equal(built.status, 1, built.stderr);
+      assert.match(built.stderr, /\[generate\] refund_order refund_order\.refund_limit: enforced/);
+      assert.match(
+        built.stderr,
+        /error: 2 enforced policies cannot be loaded, .*policy `refund_order\.refund_limit` of `shop` \(tool `refund_order`\): cannot be loaded: .*enum/i,
+      );
+    } finally {
+      await enumServer.close();
+    }
+  });
+
   it('saves the last answer of a step that never gets a valid one, and exits 1', async () => {
     const broken = await startFakeOpenAIServer(() => 'I cannot answer in JSON.');
     try {

@@ -5,6 +5,8 @@ import { GuardProxy } from '../mcp/guard-proxy.ts';
 import { listenStreamableHttp, type ProxyListener } from '../mcp/http-listener.ts';
 import type { UpstreamTarget } from '../mcp/upstream.ts';
 import type { Decision } from '../model/verdict.ts';
+import { loadPack } from '../pack/load-pack.ts';
+import { assertGuardsLoad } from '../runtime/guard-load.ts';
 
 /** Options of `agentguard mcp`. */
 export interface McpCommandOptions {
@@ -54,6 +56,8 @@ export async function mcpCommand(command: string[], options: McpCommandOptions):
   if (!(askTimeoutMs > 0)) {
     throw new AgentGuardError('invalid_input', `--ask-timeout: \`${options.askTimeout}\` is not a positive number`);
   }
+  // Refuses to start while an enforced policy's check cannot be loaded: every call it guards would be denied.
+  await assertGuardsLoad(await Promise.all(options.pack.map((dir) => loadPack(dir))));
   const audit = options.audit === undefined ? undefined : await openAuditLog(options.audit);
   const proxy = await GuardProxy.start(target, {
     packs: options.pack,

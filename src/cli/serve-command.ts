@@ -48,12 +48,16 @@ export async function serveCommand(options: {
   const packs = await Promise.all(options.pack.map((dir) => loadPack(dir)));
   const lookups = await lookupsFor(options.lookups, timeoutMs);
   const audit: AuditLog | undefined = options.audit === undefined ? undefined : await openAuditLog(options.audit);
+  // Refuses to start (naming each policy and why) while an enforced policy's check cannot be loaded.
   const app = await createService({
     packs,
     ...lookups,
     ...(audit === undefined ? {} : { audit }),
     runtime: { timeoutMs, ...(options.unknownTool === undefined ? {} : { unknownTool: options.unknownTool }) },
     bodyLimit: positiveInteger(options.bodyLimit, '--body-limit'),
+  }).catch(async (error: unknown) => {
+    await audit?.close();
+    throw error;
   });
   const address = await app.listen({ host: options.host, port });
   process.stdout.write(`agentguard serve: listening on ${address}\n`);

@@ -16,7 +16,15 @@ export interface GuardExecutor {
     context: GuardContext,
     timeoutMs: number,
   ): PolicyOutcome[] | Promise<PolicyOutcome[]>;
+  /** The given policies of a tool whose checks cannot be loaded where this executor runs them, with why. */
+  loadFailures(tool: LoadedTool, policies: readonly string[]): Promise<PolicyLoadFailure[]>;
   close(): Promise<void>;
+}
+
+/** A policy of a tool whose check cannot be loaded, and why. */
+export interface PolicyLoadFailure {
+  policy: string;
+  reason: string;
 }
 
 /**
@@ -59,6 +67,15 @@ export class InProcessExecutor implements GuardExecutor {
       this.lists.set(policies, checks);
     }
     return evaluateChecks(checks, call.arguments, context, call, timeoutMs);
+  }
+
+  async loadFailures(tool: LoadedTool, policies: readonly string[]): Promise<PolicyLoadFailure[]> {
+    const known = this.checksOf(tool);
+    return policies.flatMap((policy) => {
+      const check = known.get(policy);
+      if (check?.check !== undefined) return [];
+      return [{ policy, reason: check?.missingReason ?? 'the guard code has no check for it' }];
+    });
   }
 
   async close(): Promise<void> {}

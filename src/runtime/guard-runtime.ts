@@ -18,6 +18,7 @@ import type { GuardPack, LoadedPolicy, LoadedTool } from '../pack/load-pack.ts';
 import { caseCall } from '../pack/run-cases.ts';
 import { packTestFiles } from '../pack/test-case.ts';
 import { executorFor, type GuardExecutor } from './executor.ts';
+import type { GuardLoadFailure } from './guard-load.ts';
 import type { PolicyOutcome } from './policy-check.ts';
 
 /** How the runtime decides what no enforced policy decides. */
@@ -321,6 +322,27 @@ export class GuardRuntime {
     const view = readOnly(invoker, lookups);
     this.lastView = { invoker, lookups, view };
     return view;
+  }
+
+  /**
+   * The enforced policies whose checks cannot be loaded where the runtime runs them (in this thread for reviewed
+   * packs, in the worker for others), with why: the runtime denies every call of their tools. Empty when every guard
+   * loads. A service refuses to start while any are listed, and its health check reports them.
+   *
+   * @example
+   * ```ts
+   * for (const failure of await runtime.loadFailures()) console.error(`${failure.policy}: ${failure.reason}`);
+   * ```
+   */
+  async loadFailures(): Promise<GuardLoadFailure[]> {
+    const failures: GuardLoadFailure[] = [];
+    for (const route of this.routes.values()) {
+      if (route.enforced.length === 0) continue;
+      for (const failure of await route.executor.loadFailures(route.tool, route.enforced)) {
+        failures.push({ pack: route.pack.manifest.domain, tool: route.tool.spec.name, ...failure });
+      }
+    }
+    return failures;
   }
 
   /** Stops worker threads, if any were started. */

@@ -10,12 +10,12 @@ if (port === null) throw new Error('worker-entry must run in a worker thread');
 const { packDir, guardFiles } = workerData as { packDir: string; guardFiles: string[] };
 loadTypeScriptFrom(packDir);
 
-const modules = new Map<string, Promise<GuardModule | string>>();
+const imported = new Map<string, Promise<GuardModule | string>>();
 const lookups = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
 let nextLookup = 0;
 
 function load(file: string): Promise<GuardModule | string> {
-  let module = modules.get(file);
+  let module = imported.get(file);
   if (module === undefined) {
     module = import(pathToFileURL(file).href).then(
       (loaded: Partial<GuardModule>) =>
@@ -24,7 +24,7 @@ function load(file: string): Promise<GuardModule | string> {
           : 'exports no `checks` record',
       (error: Error) => `cannot be loaded: ${error.message}`,
     );
-    modules.set(file, module);
+    imported.set(file, module);
   }
   return module;
 }
@@ -61,5 +61,9 @@ port.on('message', async (request: WorkerRequest) => {
 });
 
 // Guard modules are imported before the first call, so that no call's time budget pays for it.
-await Promise.all(guardFiles.map(load));
-port.postMessage({ type: 'ready' } satisfies WorkerReply);
+const modules: Record<string, string[] | string> = {};
+for (const file of guardFiles) {
+  const module = await load(file);
+  modules[file] = typeof module === 'string' ? module : Object.keys(module.checks);
+}
+port.postMessage({ type: 'ready', modules } satisfies WorkerReply);

@@ -3,7 +3,7 @@ import type { GuardContext } from '../model/guard-context.ts';
 import type { ToolCall } from '../model/tool-call.ts';
 import type { GuardPack, LoadedTool } from '../pack/load-pack.ts';
 import { moduleUrl } from '../package-root.ts';
-import type { GuardExecutor } from './executor.ts';
+import type { GuardExecutor, PolicyLoadFailure } from './executor.ts';
 import type { PolicyOutcome } from './policy-check.ts';
 import type { WorkerReply, WorkerRequest } from './worker-protocol.ts';
 
@@ -25,6 +25,8 @@ export class WorkerExecutor implements GuardExecutor {
   /** Settles when the current worker has imported the guard modules, or has died trying. */
   private ready: Promise<void> = Promise.resolve();
   private readonly pending = new Map<number, Pending>();
+  /** What the current worker reported when it imported the guard modules (see `WorkerReply`). */
+  private modules: Record<string, string[] | string> = {};
   private nextId = 0;
 
   /** What the worker needs to start: the pack's folder and its guard modules. */
@@ -45,7 +47,11 @@ export class WorkerExecutor implements GuardExecutor {
     this.ready = new Promise((resolve) => {
       started = resolve;
     });
-    worker.on('message', (reply: WorkerReply) => (reply.type === 'ready' ? started() : this.onReply(worker, reply)));
+    worker.on('message', (reply: WorkerReply) => {
+      if (reply.type !== 'ready') return this.onReply(worker, reply);
+      this.modules = reply.modules;
+      started();
+    });
     worker.on('error', (error) => this.failAll(worker, `the guard worker failed: ${error.message}`));
     worker.on('exit', () => {
       if (this.worker === worker) this.worker = undefined;
@@ -130,6 +136,21 @@ export class WorkerExecutor implements GuardExecutor {
         now: context.now.getTime(),
         timeoutMs,
       } satisfies WorkerRequest);
+    });
+  }
+
+  async loadFailures(tool: LoadedTool, policies: readonly string[]): Promise<PolicyLoadFailure[]> {
+    const worker = this.start();
+    await this.ready;
+    const loaded =
+      this.worker !== worker
+        ? 'the guard worker exited as it started'
+        : tool.guardFile === undefined
+          ? 'the tool has no guard file'
+          : (this.modules[tool.guardFile] ?? 'the guard worker did not import the guard file');
+    return policies.flatMap((policy) => {
+      if (typeof loaded === 'string') return [{ policy, reason: loaded }];
+      return loaded.includes(policy) ? [] : [{ policy, reason: `the guard file exports no check for \`${policy}\`` }];
     });
   }
 

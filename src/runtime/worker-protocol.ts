@@ -18,6 +18,7 @@ export type WorkerRequest =
 
 /** Messages from the guard worker to the runtime. */
 export type WorkerReply =
-  | { type: 'ready' }
+  /** The guard modules are imported: per guard file, the policy ids it has checks for, or why it cannot load. */
+  | { type: 'ready'; modules: Record<string, string[] | string> }
   | { type: 'result'; id: number; outcomes: PolicyOutcome[] }
   | { type: 'lookup'; id: number; lookupId: number; tool: string; args: Record<string, unknown> };

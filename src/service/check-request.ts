@@ -37,8 +37,18 @@ export const problemSchema = z.object({
 /** An error answer of the service. */
 export type Problem = z.output<typeof problemSchema>;
 
+const part = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('ok') }),
+  z.object({ status: z.literal('failing'), reason: z.string() }),
+]);
+
 /** Schema of `GET /healthz`. */
 export const healthSchema = z.object({
-  status: z.literal('ok'),
+  status: z.enum(['ok', 'failing']).describe('`failing` (answered with 503) when any part is failing'),
   packs: z.array(z.string()).describe('The domains of the loaded packs'),
+  guards: part.describe("Whether every enforced policy's check is loaded"),
+  audit: part.optional().describe('Whether verdicts are being written to the audit log, when there is one'),
 });
+
+/** What `GET /healthz` answers. */
+export type Health = z.output<typeof healthSchema>;

@@ -8,8 +8,9 @@ import { parseInput, parseJsonText } from '../model/parse-input.ts';
 import { verdictReport } from '../model/verdict-report.ts';
 import type { GuardPack } from '../pack/load-pack.ts';
 import { packageVersion } from '../package-root.ts';
+import { guardLoadError } from '../runtime/guard-load.ts';
 import { GuardRuntime, type RuntimeOptions } from '../runtime/guard-runtime.ts';
-import { checkRequestSchema, type Problem } from './check-request.ts';
+import { checkRequestSchema, type Health, type Problem } from './check-request.ts';
 import { openApiDocument } from './openapi.ts';
 
 /** What a decision service serves. */
@@ -21,6 +22,11 @@ export interface ServiceOptions {
   clock?: () => Date;
   /** Where verdicts are appended; a verdict is answered only once its record is durable. */
   audit?: AuditLog;
+  /**
+   * How long a check waits for its record to be durable before it answers 503 `audit_unavailable`, in milliseconds.
+   * Default 2000.
+   */
+  auditTimeoutMs?: number;
   /** How the runtime decides what no policy decides, and the time budget of a check. */
   runtime?: Omit<RuntimeOptions, 'audit'>;
   /** Largest body accepted, in bytes; larger ones get 413. Default 1 MiB. */
@@ -46,12 +52,28 @@ function problemFor(error: unknown): { status: number; body: Problem } {
   return { status: 500, body: problem('internal', 'the request could not be decided') };
 }
 
+/** The health of a service: failing while a guard cannot be loaded or the audit log cannot be written. */
+async function healthOf(runtime: GuardRuntime, packs: readonly string[], audit: AuditLog | undefined): Promise<Health> {
+  const failures = await runtime.loadFailures();
+  const guards: Health['guards'] =
+    failures.length === 0 ? { status: 'ok' } : { status: 'failing', reason: guardLoadError(failures).message };
+  const health: Health = { status: guards.status, packs: [...packs], guards };
+  if (audit !== undefined) {
+    const written = audit.health();
+    health.audit = written.ok ? { status: 'ok' } : { status: 'failing', reason: written.reason };
+    if (!written.ok) health.status = 'failing';
+  }
+  return health;
+}
+
 /**
  * The HTTP decision service on Fastify: `POST /v1/check` decides one tool call and answers the verdict as
- * `agentguard check` prints it; `GET /healthz`; `GET /openapi.json`. Bad input gets 400 naming every problem by its
- * JSON path, oversized bodies 413; no request can stop the process. Keeps no state between requests. The packs are
- * warmed up (`GuardRuntime.warmUp`) before it answers. Closing the instance stops the runtime (not the audit log,
- * which the caller owns).
+ * `agentguard check` prints it; `GET /healthz` (503 while a guard cannot be loaded or the audit log cannot be
+ * written, naming why); `GET /openapi.json`. Bad input gets 400 naming every problem by its JSON path, oversized bodies
+ * 413; no request can stop the process. Keeps no state between requests. Throws (`invalid_pack`) when an enforced
+ * policy's check cannot be loaded, since every call it guards would be denied. The packs are warmed up
+ * (`GuardRuntime.warmUp`) before it answers. Closing the instance stops the runtime (not the audit log, which the
+ * caller owns).
  *
  * @example
  * ```ts
@@ -64,6 +86,11 @@ export async function createService(options: ServiceOptions): Promise<FastifyIns
     options.packs,
     options.audit === undefined ? { ...options.runtime } : { ...options.runtime, audit: options.audit },
   );
+  const failures = await runtime.loadFailures();
+  if (failures.length > 0) {
+    await runtime.close();
+    throw guardLoadError(failures);
+  }
   // Before the first request, so that no request pays for compiling the guard code.
   await runtime.warmUp();
   const clock = options.clock ?? (() => new Date());
@@ -102,8 +129,12 @@ export async function createService(options: ServiceOptions): Promise<FastifyIns
   app.addHook('onClose', () => runtime.close());
 
   const document = openApiDocument(packageVersion());
-  const health = { status: 'ok' as const, packs: options.packs.map((pack) => pack.manifest.domain) };
-  app.get('/healthz', async () => health);
+  const domains = options.packs.map((pack) => pack.manifest.domain);
+  const auditTimeoutMs = options.auditTimeoutMs ?? 2000;
+  app.get('/healthz', async (_request, reply) => {
+    const health = await healthOf(runtime, domains, audit);
+    return reply.code(health.status === 'ok' ? 200 : 503).send(health);
+  });
   app.get('/openapi.json', async () => document);
   app.post('/v1/check', async (request, reply) => {
     const body = parseInput(checkRequestSchema, request.body, 'request body');
@@ -112,7 +143,7 @@ export async function createService(options: ServiceOptions): Promise<FastifyIns
     const verdict = await runtime.check(body.call, { conversation, invoker: options.invoker, now });
     if (audit !== undefined) {
       try {
-        await audit.flush();
+        await audit.flush({ timeoutMs: auditTimeoutMs });
       } catch (error) {
         return reply
           .code(503)

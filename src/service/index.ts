@@ -15,7 +15,14 @@
  * ```
  */
 
-export { type CheckRequest, checkRequestSchema, healthSchema, type Problem, problemSchema } from './check-request.ts';
+export {
+  type CheckRequest,
+  checkRequestSchema,
+  type Health,
+  healthSchema,
+  type Problem,
+  problemSchema,
+} from './check-request.ts';
 export { createService, type ServiceOptions } from './create-service.ts';
 export { httpInvoker, noLookups } from './lookups.ts';
 export { openApiDocument } from './openapi.ts';

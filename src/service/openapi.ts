@@ -58,10 +58,14 @@ export function openApiDocument(version: string): Record<string, unknown> {
       '/healthz': {
         get: {
           operationId: 'health',
-          summary: 'Liveness and the loaded packs',
+          summary: 'Whether the service can decide and record calls, and the loaded packs',
           responses: {
             '200': {
               description: 'Serving',
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/Health' } } },
+            },
+            '503': {
+              description: 'A guard cannot be loaded or the audit log cannot be written; the body says which and why',
               content: { 'application/json': { schema: { $ref: '#/components/schemas/Health' } } },
             },
           },

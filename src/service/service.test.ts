@@ -152,11 +152,12 @@ describe('the decision service', () => {
 
   it('answers 503, and no verdict, when the verdict cannot be recorded', async () => {
     const file = join(dir, 'failing.db');
-    const audit = await openAuditLog(file, { onError: () => {} });
+    const audit = await openAuditLog(file, { onError: () => {}, closeTimeoutMs: 100 });
     const audited = await createService({
       packs: [await loadPack(root('packs/tau-airline'))],
       invoker: noLookups,
       audit,
+      auditTimeoutMs: 300,
     });
     // A conversation nested too deeply to digest is still decided and recorded, its digest saying why.
     const deep = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
@@ -186,12 +187,17 @@ describe('the decision service', () => {
     const response = await audited.inject({ method: 'POST', url: '/v1/check', payload: { call, messages } });
     assert.equal(response.statusCode, 503);
     assert.equal(response.json().error, 'audit_unavailable');
+    assert.match(response.json().message, /not written within 300 ms: .*no such table/);
     await audited.close();
-    await audit.close();
+    await assert.rejects(audit.close(), /no such table/);
   });
 
   it('serves its health and an OpenAPI document written from the schemas it validates with', async () => {
-    assert.deepEqual(await (await fetch(`${base}/healthz`)).json(), { status: 'ok', packs: ['tau-airline'] });
+    assert.deepEqual(await (await fetch(`${base}/healthz`)).json(), {
+      status: 'ok',
+      packs: ['tau-airline'],
+      guards: { status: 'ok' },
+    });
     const document = (await (await fetch(`${base}/openapi.json`)).json()) as {
       openapi: string;
       paths: Record<string, unknown>;

@@ -288,6 +288,12 @@ program
   .addOption(
     new Option('--unknown-tool <decision>', 'decision for tools no pack knows').choices(['allow', 'deny', 'ask']),
   )
+  .addOption(
+    new Option(
+      '--unknown-read-only-tool <decision>',
+      "decision for tools no pack knows that the server annotates readOnlyHint (default: --unknown-tool's)",
+    ).choices(['allow', 'deny', 'ask']),
+  )
   .option(
     '--ask-timeout <seconds>',
     'how long a person has to approve a call (under the 60 s an MCP SDK client waits for a call by default; raise it only for clients that wait longer)',

@@ -15,6 +15,7 @@ export interface McpCommandOptions {
   listen?: string;
   host: string;
   unknownTool?: Decision;
+  unknownReadOnlyTool?: Decision;
   askTimeout: string;
   sameDisk?: boolean;
   audit?: string;
@@ -65,6 +66,7 @@ export async function mcpCommand(command: string[], options: McpCommandOptions):
     sameDisk: options.sameDisk === true,
     runtime: {
       ...(options.unknownTool === undefined ? {} : { unknownTool: options.unknownTool }),
+      ...(options.unknownReadOnlyTool === undefined ? {} : { unknownReadOnlyTool: options.unknownReadOnlyTool }),
       ...(audit === undefined ? {} : { audit }),
     },
   });

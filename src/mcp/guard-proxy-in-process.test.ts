@@ -37,6 +37,41 @@ async function inMemory(answer: 'accept' | 'decline') {
   return { upstream, proxy, client, elicitations, erased: () => erased };
 }
 
+describe('tools no pack knows', () => {
+  it("unknownReadOnlyTool allow lets the server's read-only tools through while its other tools stay denied", async () => {
+    const upstream = new McpServer({ name: 'notes', version: '2.0.0' });
+    const ran: string[] = [];
+    const tool = (name: string, readOnlyHint: boolean) =>
+      upstream.registerTool(name, { description: name, annotations: { readOnlyHint } }, () => {
+        ran.push(name);
+        return { content: [{ type: 'text', text: 'done' }] };
+      });
+    tool('list_notes', true);
+    tool('erase_notes', false);
+    const [upstreamSide, proxySide] = InMemoryTransport.createLinkedPair();
+    await upstream.connect(upstreamSide);
+    const upstreamClient = new Client({ name: 'proxy', version: '1.0.0' });
+    await upstreamClient.connect(proxySide);
+    const proxy = await GuardProxy.start(upstreamClient, {
+      packs: [packDir],
+      runtime: { unknownTool: 'deny', unknownReadOnlyTool: 'allow' },
+    });
+    const { client } = testClient();
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await proxy.createServer().connect(serverSide);
+    await client.connect(clientSide);
+    try {
+      assert.notEqual((await call(client, 'list_notes', {})).isError, true);
+      const erase = await call(client, 'erase_notes', {});
+      assert.equal(erase.isError, true);
+      assert.match(textOf(erase), /no guard pack knows the tool `erase_notes`/);
+      assert.deepEqual(ran, ['list_notes']);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
 describe('the MCP ask timeout', () => {
   it("defaults under the SDK client's own wait for a call, so the agent gets the proxy's answer", () => {
     assert.ok(defaultAskTimeoutMs < DEFAULT_REQUEST_TIMEOUT_MSEC);

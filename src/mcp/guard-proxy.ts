@@ -163,12 +163,16 @@ export class GuardProxy {
    * connects to the upstream, or takes a client already connected to it.
    */
   static async start(upstream: UpstreamTarget | Client, options: GuardProxyOptions): Promise<GuardProxy> {
-    const runtime = await proxyRuntime(options);
+    let proxy: GuardProxy | undefined;
+    // Tools no pack knows are read-only when the upstream annotates them so (`runtime.unknownReadOnlyTool`).
+    const isReadOnly = async (tool: string) => (await proxy?.upstreamReadOnlyTools())?.has(tool) ?? false;
+    const runtime = await proxyRuntime({ ...options, runtime: { isReadOnly, ...options.runtime } });
     try {
-      if (upstream instanceof Client) {
-        return new GuardProxy(upstream, runtime, options, upstream.getServerVersion()?.name ?? 'upstream');
-      }
-      return new GuardProxy(await connectUpstream(upstream), runtime, options, describeUpstream(upstream));
+      proxy =
+        upstream instanceof Client
+          ? new GuardProxy(upstream, runtime, options, upstream.getServerVersion()?.name ?? 'upstream')
+          : new GuardProxy(await connectUpstream(upstream), runtime, options, describeUpstream(upstream));
+      return proxy;
     } catch (error) {
       await runtime.close();
       throw error;
@@ -288,8 +292,7 @@ export class GuardProxy {
           if (typeof args.path !== 'string') throw new Error(`\`${tool}\`: \`path\` must be a string`);
           return realPathOf(args.path);
         }
-        this.readOnlyTools ??= this.listReadOnlyTools();
-        if (!(await this.readOnlyTools).has(tool)) {
+        if (!(await this.upstreamReadOnlyTools()).has(tool)) {
           throw new Error(`\`${tool}\` is not a read-only tool of the upstream MCP server`);
         }
         const result = (await this.upstream.callTool({ name: tool, arguments: args })) as CallToolResult;
@@ -297,6 +300,12 @@ export class GuardProxy {
         return result.structuredContent ?? resultText(result);
       },
     };
+  }
+
+  /** The names of the upstream's tools annotated `readOnlyHint`, listed once until its tool list changes. */
+  private upstreamReadOnlyTools(): Promise<Set<string>> {
+    this.readOnlyTools ??= this.listReadOnlyTools();
+    return this.readOnlyTools;
   }
 
   private async listReadOnlyTools(): Promise<Set<string>> {

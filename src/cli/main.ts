@@ -314,7 +314,7 @@ program
   .option('--port <n>', 'port to listen on (0: any free port)', '8080')
   .option(
     '--lookups <url>',
-    "the agent's backend answering lookups (POST {tool, arguments}), or tau-airline for the shipped data",
+    "the agent's backend answering lookups (POST {tool, arguments}), a lookup records file, or tau-airline for the shipped data",
   )
   .option('--audit <target>', 'append every verdict to this audit log: a SQLite file or a postgres:// URL')
   .option('--timeout-ms <n>', 'time budget of one policy check, lookups included', '1000')

@@ -46,7 +46,7 @@ const lookupTimeoutMs = 10_000;
  * Reads `--now`: an ISO 8601 date and time with an offset (`Z` or `±HH:MM`); one without says how to add it, as a
  * clock read in this machine's zone would silently differ from the policy's.
  */
-export function parseClock(text: string, option = '--now'): Date {
+function parseClock(text: string, option = '--now'): Date {
   const time = new Date(text);
   if (!/T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i.test(text) || Number.isNaN(time.getTime())) {
     const hint = /T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(text)

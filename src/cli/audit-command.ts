@@ -27,29 +27,61 @@ function exportLine(entry: StoredEntry): string {
   });
 }
 
-/** `agentguard audit verify`: exit 1 when the chain is broken. */
-export async function auditVerifyCommand(target: string, options: { json?: boolean }): Promise<void> {
-  const report = await withLog(target, verifyAuditLog);
-  if (options.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-  else if (report.ok) {
-    process.stdout.write(`${target}: ${report.records} records, chain intact; head ${report.head}\n`);
-  } else {
+/** The seq of the record whose hash is `hash`, or undefined when no record of the log has it. */
+async function seqOfHash(log: AuditLog, hash: string): Promise<number | undefined> {
+  for await (const entry of log.entries()) if (entry.hash === hash) return entry.seq;
+  return undefined;
+}
+
+/**
+ * `agentguard audit verify`: exit 1 when the chain is broken or, with `--expect-head`, when no record has the head
+ * kept earlier (the tail it ended was cut off or rewritten; a log that grew since still has it).
+ */
+export async function auditVerifyCommand(
+  target: string,
+  options: { json?: boolean; expectHead?: string },
+): Promise<void> {
+  const { expectHead } = options;
+  const { report, headSeq } = await withLog(target, async (log) => ({
+    report: await verifyAuditLog(log),
+    headSeq: expectHead === undefined ? undefined : await seqOfHash(log, expectHead),
+  }));
+  const headMissing = expectHead !== undefined && headSeq === undefined;
+  const result = headMissing
+    ? {
+        ...report,
+        ok: false,
+        expectedHead: {
+          hash: expectHead,
+          problem: 'no record has this hash: the tail it ended was cut off or rewritten',
+        },
+      }
+    : report;
+  if (options.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  else if (!report.ok) {
     process.stdout.write(
       `${target}: chain broken at record ${report.firstBad?.seq}: ${report.firstBad?.problem} (${report.records} records read)\n`,
     );
+  } else if (headMissing) {
+    process.stdout.write(
+      `${target}: ${report.records} records, chain intact, but no record has the expected head ${expectHead}: the tail it ended was cut off or rewritten; head now ${report.head}\n`,
+    );
+  } else {
+    const kept = headSeq === undefined ? '' : `; the expected head is record ${headSeq}`;
+    process.stdout.write(`${target}: ${report.records} records, chain intact; head ${report.head}${kept}\n`);
   }
-  if (!report.ok) process.exitCode = 1;
+  if (!result.ok) process.exitCode = 1;
 }
 
 /** `agentguard audit tail`. */
 export async function auditTailCommand(target: string, options: { lines: string; json?: boolean }): Promise<void> {
   const count = Number(options.lines);
-  if (!Number.isInteger(count) || count < 1) {
+  if (!/^\d+$/.test(options.lines) || !Number.isSafeInteger(count)) {
     throw new InputError('--lines', [
       { location: '--lines', message: `expected a whole number, got \`${options.lines}\`` },
     ]);
   }
-  const entries = await withLog(target, (log) => log.last(count));
+  const entries = count === 0 ? [] : await withLog(target, (log) => log.last(count));
   for (const entry of entries) {
     if (options.json) {
       process.stdout.write(`${exportLine(entry)}\n`);

@@ -9,7 +9,7 @@ import type { ToolCall } from '../model/tool-call.ts';
 import type { Decision } from '../model/verdict.ts';
 import { verdictReport } from '../model/verdict-report.ts';
 import { loadPack } from '../pack/load-pack.ts';
-import { environmentFor } from '../replay/environment.ts';
+import { lookupsSource } from '../replay/lookups-source.ts';
 import { GuardRuntime } from '../runtime/guard-runtime.ts';
 import { noLookups } from '../service/lookups.ts';
 
@@ -39,12 +39,33 @@ export async function readCall(file: string): Promise<ToolCall> {
 
 const exitCodes: Record<Decision, number> = { allow: 0, deny: 2, ask: 3 };
 
+/** Time limit of one lookup over HTTP, in milliseconds. */
+const lookupTimeoutMs = 10_000;
+
+/**
+ * Reads `--now`: an ISO 8601 date and time with an offset (`Z` or `±HH:MM`); one without says how to add it, as a
+ * clock read in this machine's zone would silently differ from the policy's.
+ */
+function parseClock(text: string, option = '--now'): Date {
+  const time = new Date(text);
+  if (!/T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i.test(text) || Number.isNaN(time.getTime())) {
+    const hint = /T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(text)
+      ? `: add the offset, e.g. \`${text}Z\` or \`${text}-05:00\``
+      : ', e.g. `2024-05-15T15:00:00-05:00`';
+    throw new InputError(option, [
+      { location: option, message: `expected an ISO 8601 date and time with an offset, got \`${text}\`${hint}` },
+    ]);
+  }
+  return time;
+}
+
 /** `agentguard check`. */
 export async function checkCommand(options: {
   pack: string;
   call: string;
   conversation?: string;
   now?: string;
+  lookups?: string;
   unknownTool?: Decision;
   audit?: string;
 }): Promise<void> {
@@ -57,12 +78,10 @@ export async function checkCommand(options: {
           parseJsonText(await readFile(options.conversation, 'utf8'), options.conversation),
           options.conversation,
         );
-  const now = options.now === undefined ? undefined : new Date(options.now);
-  if (now !== undefined && Number.isNaN(now.getTime())) {
-    throw new InputError('--now', [{ location: '--now', message: `expected a date and time, got \`${options.now}\`` }]);
-  }
-  const fresh = await environmentFor(pack.manifest.domain);
-  const environment = fresh?.();
+  const now = options.now === undefined ? undefined : parseClock(options.now);
+  const environment =
+    options.lookups === undefined ? undefined : (await lookupsSource(options.lookups, lookupTimeoutMs))();
+  const clock = pack.manifest.clock === undefined ? undefined : new Date(pack.manifest.clock);
   const audit = options.audit === undefined ? undefined : await openAuditLog(options.audit);
   const runtime = new GuardRuntime([pack], {
     ...(options.unknownTool === undefined ? {} : { unknownTool: options.unknownTool }),
@@ -71,7 +90,7 @@ export async function checkCommand(options: {
   const verdict = await runtime.check(call, {
     conversation,
     invoker: environment?.invoker ?? noLookups,
-    now: now ?? environment?.now ?? new Date(),
+    now: now ?? environment?.now ?? clock ?? new Date(),
   });
   await runtime.close();
   await audit?.close();

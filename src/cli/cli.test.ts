@@ -1,9 +1,13 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { text } from 'node:stream/consumers';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { GuardAgent } from '../guard-agent/guard-agent.ts';
@@ -16,12 +20,46 @@ import { ScriptedModel } from '../llm/scripted-model.ts';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const cli = (...args: string[]) =>
   spawnSync(process.execPath, [join(root, 'src/cli/main.ts'), ...args], { cwd: root, encoding: 'utf8' });
+const cliAsync = (...args: string[]) =>
+  new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+    execFile(process.execPath, [join(root, 'src/cli/main.ts'), ...args], { cwd: root }, (error, stdout, stderr) =>
+      resolve({ status: error === null ? 0 : (error.code as number), stdout, stderr }),
+    );
+  });
 const work = await mkdtemp(join(tmpdir(), 'agentguard-cli-'));
 const file = async (name: string, value: unknown) => {
   const path = join(work, name);
   await writeFile(path, typeof value === 'string' ? value : JSON.stringify(value));
   return path;
 };
+
+/** The quick start's call, conversation and lookups (README). */
+const zfaCall = { id: 'call_1', name: 'cancel_reservation', arguments: { reservation_id: 'ZFA04Y' } };
+const zfaChat = [
+  { role: 'user', content: 'Hi, I am mia_li_3668. Please cancel reservation ZFA04Y, my plans changed.' },
+  { role: 'assistant', content: 'Reservation ZFA04Y (JFK to SEA, economy, no insurance). Shall I cancel it?' },
+  { role: 'user', content: 'Yes, please go ahead.' },
+];
+const zfaRecords = [
+  {
+    tool: 'get_reservation_details',
+    arguments: { reservation_id: 'ZFA04Y' },
+    result: {
+      reservation_id: 'ZFA04Y',
+      user_id: 'mia_li_3668',
+      cabin: 'economy',
+      insurance: 'no',
+      created_at: '2024-05-01T10:00:00',
+      flights: [{ flight_number: 'HAT136', date: '2024-05-20', price: 150, origin: 'JFK', destination: 'SEA' }],
+      passengers: [{ first_name: 'Mia', last_name: 'Li', dob: '1990-04-05' }],
+    },
+  },
+  {
+    tool: 'get_flight_on_date_details',
+    arguments: { flight_number: 'HAT136', date: '2024-05-20' },
+    result: { status: 'available' },
+  },
+];
 
 describe('agentguard check', () => {
   it('allows a read and exits 0', async () => {
@@ -44,7 +82,11 @@ describe('agentguard check', () => {
     const conversation = await file('chat.json', [
       { role: 'user', content: 'I am chen_jackson_3290, cancel 4WQ150 please.' },
     ]);
-    const result = cli('check', '--pack', 'packs/tau-airline', '--call', call, '--conversation', conversation);
+    const result = cli(
+      'check',
+      ...['--pack', 'packs/tau-airline', '--call', call, '--conversation', conversation],
+      ...['--lookups', 'tau-airline'],
+    );
     assert.equal(result.status, 2, result.stderr);
     const verdict = JSON.parse(result.stdout);
     assert.deepEqual(
@@ -52,6 +94,73 @@ describe('agentguard check', () => {
       ['cancel.user_confirmation', 'cancel.reason_obtained'],
     );
     assert.match(verdict.feedback, /Instead:/);
+  });
+  it("answers the guards' lookups from a records file: the quick start's cancellation is denied as ineligible", async () => {
+    const result = cli(
+      'check',
+      ...['--pack', 'packs/tau-airline', '--call', await file('zfa.json', zfaCall)],
+      ...[
+        '--conversation',
+        await file('zfa-chat.json', zfaChat),
+        '--lookups',
+        await file('zfa-records.json', zfaRecords),
+      ],
+    );
+    assert.equal(result.status, 2, result.stderr);
+    const verdict = JSON.parse(result.stdout);
+    assert.deepEqual(
+      verdict.violations.map((violation: { policy: string }) => violation.policy),
+      ['cancel.eligibility'],
+    );
+    assert.match(verdict.violations[0].message, /booked more than 24 hours ago/);
+  });
+  it("answers the guards' lookups from the agent's backend at a URL", async () => {
+    const asked: unknown[] = [];
+    const backend = createServer(async (request, response) => {
+      const body = JSON.parse(await text(request)) as { tool: string; arguments: Record<string, unknown> };
+      asked.push(body);
+      const found = zfaRecords.find((record) => record.tool === body.tool);
+      response.writeHead(found === undefined ? 404 : 200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(found === undefined ? { error: 'no such tool' } : found.result));
+    });
+    backend.listen(0, '127.0.0.1');
+    await once(backend, 'listening');
+    const { port } = backend.address() as AddressInfo;
+    try {
+      const result = await cliAsync(
+        'check',
+        ...['--pack', 'packs/tau-airline', '--call', await file('zfa.json', zfaCall)],
+        ...['--conversation', await file('zfa-chat.json', zfaChat), '--lookups', `http://127.0.0.1:${port}/lookups`],
+      );
+      assert.equal(result.status, 2, result.stderr);
+      assert.deepEqual(
+        JSON.parse(result.stdout).violations.map((violation: { policy: string }) => violation.policy),
+        ['cancel.eligibility'],
+      );
+      assert.deepEqual(asked[0], { tool: 'get_reservation_details', arguments: { reservation_id: 'ZFA04Y' } });
+    } finally {
+      backend.close();
+    }
+  });
+  it('without --lookups, a guard that needs one fails closed', async () => {
+    const result = cli(
+      'check',
+      ...['--pack', 'packs/tau-airline', '--call', await file('zfa.json', zfaCall)],
+      ...['--conversation', await file('zfa-chat.json', zfaChat)],
+    );
+    assert.equal(result.status, 2, result.stderr);
+    assert.equal(JSON.parse(result.stdout).decision, 'deny');
+  });
+  it('refuses a clock without an offset, showing how to add one', async () => {
+    const result = cli(
+      'check',
+      ...['--pack', 'packs/tau-airline', '--call', await file('zfa.json', zfaCall), '--now', '2024-05-15T15:00:00'],
+    );
+    assert.equal(result.status, 1);
+    assert.match(
+      result.stderr,
+      /with an offset, got `2024-05-15T15:00:00`: add the offset, e\.g\. `2024-05-15T15:00:00Z`/,
+    );
   });
   it('denies an unknown tool by default', async () => {
     const result = cli(
@@ -110,6 +219,63 @@ describe('agentguard replay', () => {
       'duration_us',
     ]);
     assert.match(result.stderr, /replayed 3\/3 runs/);
+  });
+  it('replays a pack whose lookups answer from a records file, and names --lookups for a domain without shipped data', async () => {
+    const runs = [
+      {
+        task_id: 0,
+        trial: 0,
+        reward: 1,
+        traj: [
+          { role: 'system', content: 'You are an airline agent.' },
+          ...zfaChat,
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              {
+                id: 'c1',
+                type: 'function',
+                function: { name: 'cancel_reservation', arguments: '{"reservation_id":"ZFA04Y"}' },
+              },
+            ],
+          },
+          { role: 'tool', tool_call_id: 'c1', name: 'cancel_reservation', content: 'done' },
+        ],
+      },
+    ];
+    const trajectories = await file('zfa-runs.json', runs);
+    const out = join(work, 'zfa-out.jsonl');
+    const records = await file('zfa-records.json', zfaRecords);
+    const result = cli(
+      'replay',
+      '--pack',
+      'packs/tau-airline',
+      '--trajectories',
+      trajectories,
+      '--out',
+      out,
+      '--json',
+      '--lookups',
+      records,
+    );
+    assert.equal(result.status, 0, result.stderr);
+    const [line] = (await readFile(out, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((text) => JSON.parse(text));
+    assert.equal(line.verdict, 'deny');
+    assert.deepEqual(
+      line.violations.map((violation: { policy: string }) => violation.policy),
+      ['cancel.eligibility'],
+    );
+    assert.equal(JSON.parse(result.stdout).faithfulness.compared, 0);
+    const refused = cli('replay', '--pack', 'packs/mcp-filesystem', '--trajectories', trajectories, '--out', out);
+    assert.equal(refused.status, 1);
+    assert.match(
+      refused.stderr,
+      /no data for the domain `mcp-filesystem`: give the lookups the guards call with --lookups/,
+    );
   });
   it('writes nothing when the trajectory file is malformed', async () => {
     const out = join(work, 'never.jsonl');

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command, Option } from 'commander';
 import { AgentGuardError } from '../errors.ts';
+import { defaultAskTimeoutMs } from '../mcp/guard-proxy.ts';
 import { auditExportCommand, auditStatsCommand, auditTailCommand, auditVerifyCommand } from './audit-command.ts';
 import { checkCommand } from './check-command.ts';
 import { compileBuildCommand, compileGenerateCommand, compileMapCommand } from './compile-command.ts';
@@ -9,6 +10,7 @@ import { guardAgentCheckCommand, guardAgentCompileCommand } from './guard-agent-
 import { evalGuardAgentCommand } from './guard-agent-command.ts';
 import { evalGuardAgentLoopCommand } from './guard-agent-eval.ts';
 import { evalGuardAgentRulesCommand } from './guard-agent-rules-eval.ts';
+import { initCommand } from './init-command.ts';
 import { mcpCommand } from './mcp-command.ts';
 import { replayCommand, startCommand } from './replay-command.ts';
 import { reviewCommand } from './review-command.ts';
@@ -30,6 +32,10 @@ program
   .requiredOption('--out <file>', 'where to write one JSON line per tool call')
   .option('--json', 'print the summary as JSON')
   .option('--audit <target>', 'append every verdict to this audit log: a SQLite file or a postgres:// URL')
+  .option(
+    '--lookups <source>',
+    "what answers the guards' lookups: the agent's backend (an http(s) URL taking POST {tool, arguments}), a lookup records file, or tau-airline (default: the shipped data of the pack's domain)",
+  )
   .action(replayCommand);
 
 program
@@ -38,12 +44,36 @@ program
   .requiredOption('--pack <dir>', 'guard pack folder')
   .requiredOption('--call <file>', 'the call: {"name", "arguments", "id"?} or an OpenAI tool call')
   .option('--conversation <file>', 'the conversation before the call, as OpenAI chat messages')
-  .option('--now <time>', "the policy's clock, e.g. 2024-05-15T15:00:00-05:00 (default: the domain's, else now)")
+  .option(
+    '--now <time>',
+    "the policy's clock, with an offset, e.g. 2024-05-15T15:00:00-05:00 (default: the lookups' domain clock, else the pack's, else now)",
+  )
+  .option(
+    '--lookups <source>',
+    "what answers the guards' lookups: the agent's backend (an http(s) URL taking POST {tool, arguments}), a lookup records file, or tau-airline for the shipped data (default: none, so a guard that needs one denies)",
+  )
   .addOption(
     new Option('--unknown-tool <decision>', 'decision for tools no pack knows').choices(['allow', 'deny', 'ask']),
   )
   .option('--audit <target>', 'append the verdict to this audit log: a SQLite file or a postgres:// URL')
   .action(checkCommand);
+
+program
+  .command('init')
+  .description('Scaffold a guard pack to write by hand: types from the tool specs, a spec, guard and cases per tool')
+  .argument('<dir>', 'the pack folder to write (new or empty)')
+  .requiredOption(
+    '--tools <file>',
+    'tool specs: a JSON Schema tool list, OpenAI tools, OpenAPI 3 or an MCP tools/list result',
+  )
+  .option('--policy <file>', 'the policy document to copy to policy.md (default: a stub)')
+  .option('--domain <name>', "the domain name in the manifest (default: the folder's name)")
+  .option(
+    '--read-only <names>',
+    'comma-separated read-only lookup tools (default: from the file, else from tool names)',
+  )
+  .option('--time-zone <offset>', 'the zone of timestamps without one, for timeOf in guards/lib (default Z)')
+  .action(initCommand);
 
 const compile = program.command('compile').description('Compile a policy document and tool specs into a guard pack');
 const modelOptions = (command: Command) =>
@@ -260,7 +290,17 @@ program
   .addOption(
     new Option('--unknown-tool <decision>', 'decision for tools no pack knows').choices(['allow', 'deny', 'ask']),
   )
-  .option('--ask-timeout <seconds>', 'how long a person has to approve a call', '300')
+  .addOption(
+    new Option(
+      '--unknown-read-only-tool <decision>',
+      "decision for tools no pack knows that the server annotates readOnlyHint (default: --unknown-tool's)",
+    ).choices(['allow', 'deny', 'ask']),
+  )
+  .option(
+    '--ask-timeout <seconds>',
+    'how long a person has to approve a call (under the 60 s an MCP SDK client waits for a call by default; raise it only for clients that wait longer)',
+    String(defaultAskTimeoutMs / 1000),
+  )
   .option(
     '--same-disk',
     "the proxy sees the upstream's disk (it runs beside the server): guards learn where a path really points from it",
@@ -276,7 +316,7 @@ program
   .option('--port <n>', 'port to listen on (0: any free port)', '8080')
   .option(
     '--lookups <url>',
-    "the agent's backend answering lookups (POST {tool, arguments}), or tau-airline for the shipped data",
+    "the agent's backend answering lookups (POST {tool, arguments}), a lookup records file, or tau-airline for the shipped data",
   )
   .option('--audit <target>', 'append every verdict to this audit log: a SQLite file or a postgres:// URL')
   .option('--timeout-ms <n>', 'time budget of one policy check, lookups included', '1000')
@@ -290,12 +330,16 @@ const audit = program.command('audit').description('Read and verify an audit log
 audit
   .command('verify <target>')
   .description('Check the hash chain; exit 1 naming the first bad record when it is broken')
-  .option('--json', 'print {"ok", "records", "head", "firstBad"?} as JSON')
+  .option(
+    '--expect-head <hash>',
+    'a head printed by an earlier verify: exit 1 when no record has it (the log was cut off or its tail rewritten)',
+  )
+  .option('--json', 'print {"ok", "records", "head", "firstBad"?, "expectedHead"?} as JSON')
   .action(auditVerifyCommand);
 audit
   .command('tail <target>')
   .description('Print the last records')
-  .option('-n, --lines <n>', 'how many', '10')
+  .option('-n, --lines <n>', 'how many (0: none, as tail -n 0)', '10')
   .option('--json', 'print them as JSON lines, as audit export does')
   .action(auditTailCommand);
 audit
@@ -347,6 +391,12 @@ program
   .description('Replay the 200 recorded GPT-4o airline runs through the airline pack and print the report')
   .option('--out <file>', 'also write the verdicts as JSON lines')
   .action(startCommand);
+
+// A reader that stops early (`agentguard audit export log.db | head -1`) closes the pipe: stop writing, as tail does.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+  process.exit(process.exitCode ?? 0);
+});
 
 try {
   await program.parseAsync();

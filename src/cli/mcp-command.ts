@@ -13,6 +13,7 @@ export interface McpCommandOptions {
   listen?: string;
   host: string;
   unknownTool?: Decision;
+  unknownReadOnlyTool?: Decision;
   askTimeout: string;
   sameDisk?: boolean;
   audit?: string;
@@ -61,6 +62,7 @@ export async function mcpCommand(command: string[], options: McpCommandOptions):
     sameDisk: options.sameDisk === true,
     runtime: {
       ...(options.unknownTool === undefined ? {} : { unknownTool: options.unknownTool }),
+      ...(options.unknownReadOnlyTool === undefined ? {} : { unknownReadOnlyTool: options.unknownReadOnlyTool }),
       ...(audit === undefined ? {} : { audit }),
     },
   });

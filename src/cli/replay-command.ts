@@ -4,10 +4,14 @@ import { writeAtomically } from '../files.ts';
 import { loadPack } from '../pack/load-pack.ts';
 import { packagePath } from '../package-root.ts';
 import { environmentFor } from '../replay/environment.ts';
+import { lookupsSource } from '../replay/lookups-source.ts';
 import { replay } from '../replay/replay.ts';
 import { formatSummary, summarize } from '../replay/report.ts';
 import { readTrajectories } from '../replay/trajectories.ts';
 import { GuardRuntime } from '../runtime/guard-runtime.ts';
+
+/** Time limit of one lookup over HTTP, in milliseconds. */
+const lookupTimeoutMs = 10_000;
 
 async function run(options: {
   pack: string;
@@ -15,13 +19,17 @@ async function run(options: {
   out?: string;
   json?: boolean;
   audit?: string;
+  lookups?: string;
 }): Promise<void> {
   const pack = await loadPack(options.pack);
-  const fresh = await environmentFor(pack.manifest.domain);
+  const fresh =
+    options.lookups === undefined
+      ? await environmentFor(pack.manifest.domain)
+      : await lookupsSource(options.lookups, lookupTimeoutMs);
   if (fresh === undefined) {
     throw new AgentGuardError(
       'invalid_input',
-      `no environment for domain \`${pack.manifest.domain}\`: replay needs its tools`,
+      `agentguard ships no data for the domain \`${pack.manifest.domain}\`: give the lookups the guards call with --lookups <url|file>`,
     );
   }
   const runs = await readTrajectories(options.trajectories);
@@ -32,7 +40,8 @@ async function run(options: {
     : (done: number, total: number) => {
         if (done % 50 === 0 || done === total) process.stderr.write(`replayed ${done}/${total} runs\n`);
       };
-  const result = await replay(runtime, runs, fresh, progress);
+  const clock = pack.manifest.clock === undefined ? new Date() : new Date(pack.manifest.clock);
+  const result = await replay(runtime, runs, fresh, progress, clock);
   if (process.stderr.isTTY) process.stderr.write('\n');
   await runtime.close();
   await audit?.close();
@@ -53,6 +62,7 @@ export async function replayCommand(options: {
   out: string;
   json?: boolean;
   audit?: string;
+  lookups?: string;
 }) {
   await run(options);
 }

@@ -3,9 +3,9 @@ import { InputError } from '../errors.ts';
 import type { ToolInvoker } from '../model/guard-context.ts';
 import type { Decision } from '../model/verdict.ts';
 import { loadPack } from '../pack/load-pack.ts';
-import { environmentFor } from '../replay/environment.ts';
+import { lookupsSource } from '../replay/lookups-source.ts';
 import { createService } from '../service/create-service.ts';
-import { httpInvoker, noLookups } from '../service/lookups.ts';
+import { noLookups } from '../service/lookups.ts';
 
 function positiveInteger(value: string, option: string): number {
   const number = Number(value);
@@ -15,21 +15,17 @@ function positiveInteger(value: string, option: string): number {
   return number;
 }
 
-/** The lookups behind `--lookups`: a URL of the agent's backend, or `tau-airline` for the shipped airline data. */
+/**
+ * The lookups behind `--lookups` (see `lookupsSource`): a URL of the agent's backend, a lookup records file, or
+ * `tau-airline` for the shipped airline data, which also brings its clock.
+ */
 async function lookupsFor(
   target: string | undefined,
   timeoutMs: number,
 ): Promise<{ invoker: ToolInvoker; clock?: () => Date }> {
   if (target === undefined) return { invoker: noLookups };
-  if (/^https?:\/\//.test(target)) return { invoker: httpInvoker(target, timeoutMs) };
-  const fresh = await environmentFor(target);
-  if (fresh === undefined) {
-    throw new InputError('--lookups', [
-      { location: '--lookups', message: `expected an http(s) URL or \`tau-airline\`, got \`${target}\`` },
-    ]);
-  }
-  const environment = fresh();
-  return { invoker: environment.invoker, clock: () => environment.now };
+  const { invoker, now } = (await lookupsSource(target, timeoutMs))();
+  return now === undefined ? { invoker } : { invoker, clock: () => now };
 }
 
 /** `agentguard serve`. */

@@ -37,12 +37,13 @@ import type { Lookups } from '../../types.ts';
  * Calls a read-only lookup with typed arguments and result. Rejects when the lookup fails (no such record), which
  * denies the call unless the check catches it.
  */
-export async function lookup<Name extends keyof Lookups>(
+export async function lookup<Name extends keyof Lookups & string>(
   context: GuardContext,
   tool: Name,
   args: Lookups[Name]['args'],
 ): Promise<Lookups[Name]['result']> {
-  return (await context.invoker.invoke(tool, { ...args } as Record<string, unknown>)) as Lookups[Name]['result'];
+  const result = await context.invoker.invoke(tool, args as unknown as Record<string, unknown>);
+  return result as Lookups[Name]['result'];
 }
 
 /** The time zone of timestamps that carry none, in this policy's records and arguments. */

@@ -49,6 +49,28 @@ describe('mapPolicies', () => {
     });
     assert.deepEqual(resumed, result, 'a rerun reuses every kept step');
   });
+  it('asks no split, relevance or enforceability question about a tool no policy speaks of', async () => {
+    const model = new ScriptedModel([JSON.stringify({ policies: [] }), JSON.stringify({ policies: [] }), ...mapScript]);
+    const budget = new Budget({ maxCalls: 50, maxTokens: 1e9 });
+    const result = await mapPolicies({
+      document,
+      tools: [
+        { name: 'add_note', description: 'Adds a note.', parameters: { type: 'object' }, readOnly: false },
+        ...tools,
+      ],
+      model,
+      budget,
+      workDir: await mkdtemp(join(tmpdir(), 'agentguard-map-')),
+    });
+    assert.deepEqual(result.specs.get('add_note'), { tool: 'add_note', policies: [] });
+    const forNote = model.requests.slice(0, 2).map((request) => request.step);
+    assert.deepEqual(
+      forNote.map((step) => step.split(/[.@]/)[1]),
+      ['create_policies', 'add_policies'],
+    );
+    assert.equal(budget.total().calls, mapScript.length + 2);
+    assert.equal(result.specs.get('refund_order')?.policies.length, 4);
+  });
   it('gives every step the document, tells lookups from guarded tools, and states the rules answers must follow', async () => {
     const model = new ScriptedModel(mapScript);
     const workDir = await mkdtemp(join(tmpdir(), 'agentguard-map-'));

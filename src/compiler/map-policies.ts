@@ -203,12 +203,17 @@ export async function mapPolicies(options: MapOptions): Promise<MapResult> {
       if (added.length === 0) break;
       found = [...found, ...added];
     }
+    if (found.length === 0) {
+      // No policy speaks of the tool: nothing to split, vote on or review.
+      specs.set(tool.name, { tool: tool.name, policies: [] });
+      continue;
+    }
     progress('split and merge');
     found = (await askStep(runner, splitMergePrompt, { document: options.document, tool, found })).policies;
 
     progress('review relevance');
     const tally = found.map(() => 0);
-    const voters = options.votes ?? 3;
+    const voters = found.length === 0 ? 0 : (options.votes ?? 3);
     for (let vote = 1; vote <= voters; vote++) {
       const answer = await askStep(
         runner,
@@ -241,14 +246,17 @@ export async function mapPolicies(options: MapOptions): Promise<MapResult> {
 
     progress('review enforceability');
     const drafts = kept.map((item) => item.draft);
-    const reviews = (
-      await askStep(
-        runner,
-        reviewEnforceabilityPrompt,
-        { document: options.document, tool, tools: options.tools, found: drafts },
-        indexCheck(drafts.length),
-      )
-    ).reviews;
+    const reviews =
+      drafts.length === 0
+        ? []
+        : (
+            await askStep(
+              runner,
+              reviewEnforceabilityPrompt,
+              { document: options.document, tool, tools: options.tools, found: drafts },
+              indexCheck(drafts.length),
+            )
+          ).reviews;
     const live: { id: string; draft: DraftPolicy }[] = [];
     for (const [index, item] of kept.entries()) {
       const review = reviews.find((candidate) => candidate.index === index);

@@ -83,6 +83,7 @@ export async function askPerson(
 
 /** Why no answer came: the time ran out, the client cancelled the call, or the request failed. */
 function unansweredAs(error: unknown, signal: AbortSignal | undefined): 'timed_out' | 'cancelled' | 'unavailable' {
-  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) return 'timed_out';
-  return signal?.aborted === true ? 'cancelled' : 'unavailable';
+  // The SDK rejects a withdrawn request with a timeout error too: the client's cancellation comes first.
+  if (signal?.aborted === true) return 'cancelled';
+  return error instanceof McpError && error.code === ErrorCode.RequestTimeout ? 'timed_out' : 'unavailable';
 }

@@ -3,9 +3,15 @@ import { describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { DEFAULT_REQUEST_TIMEOUT_MSEC } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import {
+  ElicitRequestSchema,
+  type ElicitResult,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { packDir } from '../../scripts/mcp-filesystem-build.ts';
+import { defaultAskTimeoutMs } from './guard-proxy.ts';
 import { GuardProxy } from './index.ts';
 import { call, testClient, textOf } from './test-proxy.ts';
 
@@ -30,6 +36,75 @@ async function inMemory(answer: 'accept' | 'decline') {
   await client.connect(clientSide);
   return { upstream, proxy, client, elicitations, erased: () => erased };
 }
+
+describe('tools no pack knows', () => {
+  it("unknownReadOnlyTool allow lets the server's read-only tools through while its other tools stay denied", async () => {
+    const upstream = new McpServer({ name: 'notes', version: '2.0.0' });
+    const ran: string[] = [];
+    const tool = (name: string, readOnlyHint: boolean) =>
+      upstream.registerTool(name, { description: name, annotations: { readOnlyHint } }, () => {
+        ran.push(name);
+        return { content: [{ type: 'text', text: 'done' }] };
+      });
+    tool('list_notes', true);
+    tool('erase_notes', false);
+    const [upstreamSide, proxySide] = InMemoryTransport.createLinkedPair();
+    await upstream.connect(upstreamSide);
+    const upstreamClient = new Client({ name: 'proxy', version: '1.0.0' });
+    await upstreamClient.connect(proxySide);
+    const proxy = await GuardProxy.start(upstreamClient, {
+      packs: [packDir],
+      runtime: { unknownTool: 'deny', unknownReadOnlyTool: 'allow' },
+    });
+    const { client } = testClient();
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await proxy.createServer().connect(serverSide);
+    await client.connect(clientSide);
+    try {
+      assert.notEqual((await call(client, 'list_notes', {})).isError, true);
+      const erase = await call(client, 'erase_notes', {});
+      assert.equal(erase.isError, true);
+      assert.match(textOf(erase), /no guard pack knows the tool `erase_notes`/);
+      assert.deepEqual(ran, ['list_notes']);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
+describe('the MCP ask timeout', () => {
+  it("defaults under the SDK client's own wait for a call, so the agent gets the proxy's answer", () => {
+    assert.ok(defaultAskTimeoutMs < DEFAULT_REQUEST_TIMEOUT_MSEC);
+  });
+  it('a client that cancels the call closes the open elicitation too; the call never runs', async () => {
+    const setup = await inMemory('accept');
+    try {
+      let asked: () => void = () => {};
+      const elicited = new Promise<void>((resolve) => {
+        asked = resolve;
+      });
+      const closed = new Promise<void>((resolve) =>
+        setup.client.setRequestHandler(ElicitRequestSchema, (_request, extra) => {
+          // The person never answers; the elicitation ends only when the proxy withdraws it.
+          extra.signal.addEventListener('abort', () => resolve());
+          asked();
+          return new Promise<ElicitResult>(() => {});
+        }),
+      );
+      const cancel = new AbortController();
+      const pending = setup.client.callTool({ name: 'erase', arguments: { id: 'n1' } }, undefined, {
+        signal: cancel.signal,
+      });
+      await elicited;
+      cancel.abort('the user stopped the agent');
+      await assert.rejects(pending);
+      await closed;
+      assert.equal(setup.erased(), 0);
+    } finally {
+      await setup.proxy.close();
+    }
+  });
+});
 
 describe('GuardProxy in process, over a connected SDK client', () => {
   it('unknownTool ask: the person approves, the call runs once; declines, it never runs', async () => {

@@ -38,7 +38,7 @@ export interface GuardProxyOptions {
   packs: readonly string[];
   /** How the runtime decides what no enforced policy decides (`unknownTool`, `shadow`, …). */
   runtime?: RuntimeOptions;
-  /** How long a person has to answer an approval request, in milliseconds. Default 300 000. */
+  /** How long a person has to answer an approval request, in milliseconds. Default `defaultAskTimeoutMs`. */
   askTimeoutMs?: number;
   /**
    * The proxy sees the disk the upstream acts on (it runs beside the server, on the same machine and mounts): it then
@@ -47,6 +47,13 @@ export interface GuardProxyOptions {
    */
   sameDisk?: boolean;
 }
+
+/**
+ * How long a person has to approve a call by default: 50 s, under the 60 s an MCP SDK client waits for a `tools/call`
+ * by default, so the agent gets the proxy's answer (not approved, timed out) rather than its own client's timeout.
+ * Raise it (`--ask-timeout`) only for clients that wait longer.
+ */
+export const defaultAskTimeoutMs = 50_000;
 
 /**
  * Time budget of one policy check in a proxy, in milliseconds, unless `runtime.timeoutMs` says otherwise: lookups
@@ -163,12 +170,16 @@ export class GuardProxy {
    * connects to the upstream, or takes a client already connected to it.
    */
   static async start(upstream: UpstreamTarget | Client, options: GuardProxyOptions): Promise<GuardProxy> {
-    const runtime = await proxyRuntime(options);
+    let proxy: GuardProxy | undefined;
+    // Tools no pack knows are read-only when the upstream annotates them so (`runtime.unknownReadOnlyTool`).
+    const isReadOnly = async (tool: string) => (await proxy?.upstreamReadOnlyTools())?.has(tool) ?? false;
+    const runtime = await proxyRuntime({ ...options, runtime: { isReadOnly, ...options.runtime } });
     try {
-      if (upstream instanceof Client) {
-        return new GuardProxy(upstream, runtime, options, upstream.getServerVersion()?.name ?? 'upstream');
-      }
-      return new GuardProxy(await connectUpstream(upstream), runtime, options, describeUpstream(upstream));
+      proxy =
+        upstream instanceof Client
+          ? new GuardProxy(upstream, runtime, options, upstream.getServerVersion()?.name ?? 'upstream')
+          : new GuardProxy(await connectUpstream(upstream), runtime, options, describeUpstream(upstream));
+      return proxy;
     } catch (error) {
       await runtime.close();
       throw error;
@@ -191,6 +202,11 @@ export class GuardProxy {
     const conversation = new ProxyConversation();
     this.sessions.add(server);
     server.onclose = () => this.sessions.delete(server);
+    // The MCP SDK's receivers ignore a cancellation of request id 0 (typescript-sdk#2283), the id of the server's first
+    // request: a ping takes it, so that an elicitation is withdrawn when the client cancels the call it belongs to.
+    server.oninitialized = () => {
+      server.ping().catch(() => {});
+    };
 
     server.setRequestHandler(ListToolsRequestSchema, (request) => upstream.listTools(request.params));
     server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
@@ -243,7 +259,7 @@ export class GuardProxy {
     if (verdict.decision === 'deny') return refusal(feedbackFor(verdict));
     if (verdict.decision === 'ask') {
       const answer = await askPerson(server, call, verdict, {
-        timeoutMs: this.options.askTimeoutMs ?? 300_000,
+        timeoutMs: this.options.askTimeoutMs ?? defaultAskTimeoutMs,
         relatedRequestId: request.requestId,
         signal: request.signal,
       });
@@ -283,8 +299,7 @@ export class GuardProxy {
           if (typeof args.path !== 'string') throw new Error(`\`${tool}\`: \`path\` must be a string`);
           return realPathOf(args.path);
         }
-        this.readOnlyTools ??= this.listReadOnlyTools();
-        if (!(await this.readOnlyTools).has(tool)) {
+        if (!(await this.upstreamReadOnlyTools()).has(tool)) {
           throw new Error(`\`${tool}\` is not a read-only tool of the upstream MCP server`);
         }
         const result = (await this.upstream.callTool({ name: tool, arguments: args })) as CallToolResult;
@@ -292,6 +307,12 @@ export class GuardProxy {
         return result.structuredContent ?? resultText(result);
       },
     };
+  }
+
+  /** The names of the upstream's tools annotated `readOnlyHint`, listed once until its tool list changes. */
+  private upstreamReadOnlyTools(): Promise<Set<string>> {
+    this.readOnlyTools ??= this.listReadOnlyTools();
+    return this.readOnlyTools;
   }
 
   private async listReadOnlyTools(): Promise<Set<string>> {

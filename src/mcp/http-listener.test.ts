@@ -72,8 +72,13 @@ describe('agentguard mcp --listen: Streamable HTTP on 127.0.0.1', { timeout: 120
     }
   });
 
-  it('answers 404 off /mcp and 400 for a first request that is not initialize', async () => {
-    assert.equal((await fetch(new URL('/other', proxy.url))).status, 404);
+  it('answers 404 off /mcp naming the endpoint, 405 for other methods, and 400 for a first request that is not initialize', async () => {
+    const other = await fetch(new URL('/other', proxy.url));
+    assert.equal(other.status, 404);
+    assert.match(await other.text(), /no endpoint at `GET \/other`: the MCP endpoint is `\/mcp`/);
+    const put = await fetch(proxy.url, { method: 'PUT', body: '{}' });
+    assert.equal(put.status, 405);
+    assert.equal(put.headers.get('allow'), 'GET, POST, DELETE');
     const response = await fetch(proxy.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },

@@ -18,8 +18,11 @@ const maxBodyBytes = 4 * 1024 * 1024;
 
 const loopbackHosts = new Set(['127.0.0.1', 'localhost', '::1']);
 
-function reply(response: ServerResponse, status: number, message: string): void {
-  response.writeHead(status, { 'content-type': 'application/json' });
+/** The methods the endpoint answers: POST for messages, GET for a session's event stream, DELETE to end a session. */
+const endpointMethods = ['GET', 'POST', 'DELETE'];
+
+function reply(response: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  response.writeHead(status, { 'content-type': 'application/json', ...headers });
   response.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
 }
 
@@ -28,7 +31,9 @@ async function readBody(request: IncomingMessage): Promise<{ value: unknown } | 
   let size = 0;
   for await (const chunk of request) {
     size += (chunk as Buffer).length;
-    if (size > maxBodyBytes) return { status: 413, message: `the request body is over ${maxBodyBytes} bytes` };
+    if (size > maxBodyBytes) {
+      return { status: 413, message: `the request body is over the limit of ${maxBodyBytes} bytes` };
+    }
     chunks.push(chunk as Buffer);
   }
   try {
@@ -57,7 +62,15 @@ export async function listenStreamableHttp(
   let allowedHosts: string[] | undefined;
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
-    if (new URL(request.url ?? '/', 'http://proxy').pathname !== '/mcp') return reply(response, 404, 'not found: /mcp');
+    const path = new URL(request.url ?? '/', 'http://proxy').pathname;
+    if (path !== '/mcp') {
+      return reply(response, 404, `no endpoint at \`${request.method} ${path}\`: the MCP endpoint is \`/mcp\``);
+    }
+    if (!endpointMethods.includes(request.method ?? '')) {
+      return reply(response, 405, `\`/mcp\` answers ${endpointMethods.join(', ')}, not \`${request.method}\``, {
+        allow: endpointMethods.join(', '),
+      });
+    }
     const sessionId = request.headers['mcp-session-id'];
     const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
     if (typeof sessionId === 'string' && existing === undefined) {

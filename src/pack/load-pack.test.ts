@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +28,31 @@ describe('loadPack', () => {
     assert.equal(pack.manifest.domain, 'fixture');
     assert.deepEqual([...pack.tools.keys()], ['act', 'look']);
     assert.equal(typeof pack.tools.get('act')?.policies[0]?.check, 'function');
+  });
+  it("takes an enforced policy's effect from its spec when the manifest gives none; the manifest's wins", async () => {
+    const dir = await writeFixturePack({
+      policies: [
+        { id: 'act.limit', body: 'return undefined;' },
+        { id: 'act.other', body: 'return undefined;' },
+      ],
+    });
+    const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
+    manifest.guards.act.policies = [
+      { id: 'act.limit', state: 'enforced' },
+      { id: 'act.other', state: 'enforced', effect: 'deny' },
+    ];
+    const spec = JSON.parse(await readFile(join(dir, 'spec/act.json'), 'utf8'));
+    for (const policy of spec.policies) policy.effect = 'ask';
+    await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest));
+    await writeFile(join(dir, 'spec/act.json'), JSON.stringify(spec));
+    const pack = await loadPack(dir);
+    assert.deepEqual(
+      pack.tools.get('act')?.policies.map(({ entry }) => [entry.id, entry.state === 'enforced' ? entry.effect : null]),
+      [
+        ['act.limit', 'ask'],
+        ['act.other', 'deny'],
+      ],
+    );
   });
   it("reads a tool-policy spec written in ToolGuard's format", async () => {
     const toolGuard = {

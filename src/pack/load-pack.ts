@@ -18,10 +18,18 @@ import { type ReviewChange, reviewChanges } from './review-hashes.ts';
 import { type ToolSpec, toolSpecSchema } from './tool-spec.ts';
 import { loadTypeScriptFrom } from './typescript-loader.ts';
 
+/**
+ * A policy's manifest entry once loaded: an enforced policy's effect is settled, the manifest's when it gives one,
+ * else the spec's, else `deny`.
+ */
+export type LoadedPolicyEntry =
+  | Exclude<PolicyEntry, { state: 'enforced' }>
+  | (Extract<PolicyEntry, { state: 'enforced' }> & { effect: 'deny' | 'ask' });
+
 /** A policy of a loaded pack: its spec, its state in the manifest, and its check when the guard code has one. */
 export interface LoadedPolicy {
   spec: PolicySpec;
-  entry: PolicyEntry;
+  entry: LoadedPolicyEntry;
   check: PolicyCheck<never> | undefined;
   /** Why `check` is missing, for enforced policies. */
   missingReason?: string;
@@ -185,7 +193,11 @@ export async function loadPack(dir: string, options: { importGuards?: boolean } 
         });
         return;
       }
-      const loaded: LoadedPolicy = { spec: policy, entry: policyEntry, check: imported.module?.checks[policy.id] };
+      const entry: LoadedPolicyEntry =
+        policyEntry.state === 'enforced'
+          ? { ...policyEntry, effect: policyEntry.effect ?? policy.effect ?? 'deny' }
+          : policyEntry;
+      const loaded: LoadedPolicy = { spec: policy, entry, check: imported.module?.checks[policy.id] };
       if (policyEntry.state === 'enforced' && loaded.check === undefined && importGuards) {
         loaded.missingReason =
           guardFile === undefined

@@ -1,7 +1,12 @@
 import { z } from 'zod';
 
 const policyEntrySchema = z.discriminatedUnion('state', [
-  z.object({ id: z.string(), state: z.literal('enforced'), effect: z.enum(['deny', 'ask']).default('deny') }),
+  z.object({
+    id: z.string(),
+    state: z.literal('enforced'),
+    /** `deny` or `ask`; when absent, the spec's `effect`, else `deny` (see `loadPack`). */
+    effect: z.enum(['deny', 'ask']).optional(),
+  }),
   z.object({ id: z.string(), state: z.literal('not_enforced'), reason: z.string().min(1) }),
   z.object({ id: z.string(), state: z.literal('archived'), reason: z.string().min(1) }),
 ]);

@@ -15,6 +15,15 @@ export interface Environment {
 export type EnvironmentFactory = () => Environment;
 
 /**
+ * What a replay or a check needs at least: read-only lookups for guards; a domain whose tools agentguard ships also
+ * runs the recorded calls (so the state follows a replayed run) and brings its clock.
+ */
+export type Lookups = Pick<Environment, 'invoker'> & Partial<Omit<Environment, 'invoker'>>;
+
+/** Makes fresh lookups for each replayed run. */
+export type LookupsFactory = () => Lookups;
+
+/**
  * The environment factory of a known domain (`tau-airline`, `tau-retail`), or undefined.
  *
  * @example

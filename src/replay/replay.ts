@@ -1,6 +1,6 @@
 import type { Decision } from '../model/verdict.ts';
 import type { GuardRuntime } from '../runtime/guard-runtime.ts';
-import type { EnvironmentFactory } from './environment.ts';
+import type { LookupsFactory } from './environment.ts';
 import { compareResults } from './faithfulness.ts';
 import { type LookupRecord, recordingInvoker } from './recording-invoker.ts';
 import type { Trajectory } from './trajectories.ts';
@@ -42,8 +42,9 @@ export interface ReplayResult {
 
 /**
  * Replays recorded runs: each from a fresh environment; every assistant tool call is checked with the conversation
- * before its message, then applied as the run applied it, so the state follows the run; the port's result is compared
- * with the recorded one.
+ * before its message. Where the environment runs the domain's tools, the call is then applied as the run applied it, so
+ * the state follows the run, and the port's result is compared with the recorded one. `clock` is the policy's time
+ * where the environment brings none (default: now).
  *
  * @example
  * ```ts
@@ -53,15 +54,16 @@ export interface ReplayResult {
 export async function replay(
   runtime: GuardRuntime,
   runs: readonly Trajectory[],
-  fresh: EnvironmentFactory,
+  fresh: LookupsFactory,
   onProgress?: (done: number, total: number) => void,
+  clock: Date = new Date(),
 ): Promise<ReplayResult> {
   const result: ReplayResult = { trajectories: runs.length, lines: [], compared: 0, mismatches: [] };
   for (const [done, run] of runs.entries()) {
     const environment = fresh();
     for (const { call, result: recorded, messageIndex, callIndex } of run.conversation.toolCalls()) {
       const { invoker, taken } = recordingInvoker(environment.invoker);
-      const context = { conversation: run.conversation.before(messageIndex), invoker, now: environment.now };
+      const context = { conversation: run.conversation.before(messageIndex), invoker, now: environment.now ?? clock };
       const verdict = await runtime.check(call, context);
       result.lines.push({
         trajectory: run.id,
@@ -74,8 +76,8 @@ export async function replay(
         lookups: taken(),
         duration_us: verdict.diagnostics.durationUs,
       });
-      const recomputed = environment.run(call.name, call.arguments);
-      if (recorded === undefined) continue;
+      const recomputed = environment.run?.(call.name, call.arguments);
+      if (recorded === undefined || recomputed === undefined) continue;
       result.compared++;
       const kind = compareResults(recorded, recomputed);
       if (kind !== 'same') {

@@ -13,7 +13,7 @@ export function feedbackFor(verdict: Verdict): string {
   if (verdict.evaluated === 'allow') return '';
   const lines = [
     verdict.evaluated === 'deny'
-      ? `The call to \`${verdict.tool}\` was blocked: it breaks the policy below. Do not retry it unchanged.`
+      ? `The call to \`${verdict.tool}\` was blocked: it breaks the ${verdict.violations.length === 1 ? 'policy' : 'policies'} below. Do not retry it unchanged.`
       : `The call to \`${verdict.tool}\` needs a person's approval before it can run.`,
   ];
   for (const violation of verdict.violations) {

@@ -57,6 +57,17 @@ describe('GuardRuntime decisions', () => {
     assert.match(feedback, /Policy: "Acts must be small."/);
     assert.match(feedback, /Instead: Act smaller./);
   });
+  it('names one policy broken as "the policy below", two as "the policies below"', async () => {
+    const odd: FixturePolicy = {
+      id: 'act.even',
+      body: 'return args.n % 2 === 1 ? { message: "n is odd" } : undefined;',
+    };
+    const runtime = await runtimeFor([limit, odd]);
+    assert.match(feedbackFor(await runtime.check(call(4), context())), /breaks the policy below\./);
+    const both = feedbackFor(await runtime.check(call(9), context()));
+    assert.match(both, /breaks the policies below\./);
+    assert.match(both, /`act.limit`[\s\S]*`act.even`/);
+  });
   it('asks a person when the violated policy is set to ask', async () => {
     const runtime = await runtimeFor([{ ...limit, effect: 'ask' }]);
     const verdict = await runtime.check(call(9), context());

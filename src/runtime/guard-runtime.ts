@@ -25,6 +25,14 @@ import type { PolicyOutcome } from './policy-check.ts';
 export interface RuntimeOptions {
   /** Decision for a tool that no loaded pack knows. Default `deny`. */
   unknownTool?: Decision;
+  /**
+   * Decision for a tool no loaded pack knows that `isReadOnly` says only reads (an MCP tool annotated
+   * `readOnlyHint`), e.g. `allow` to let a guarded server's lookups through while its unknown writes are denied.
+   * Default: `unknownTool`.
+   */
+  unknownReadOnlyTool?: Decision;
+  /** Whether a tool no pack knows only reads; asked only when `unknownReadOnlyTool` is set. Default: none does. */
+  isReadOnly?: (tool: string) => boolean | Promise<boolean>;
   /** Decision for arguments that do not match the tool's schema (unknown, missing or mistyped). Default `deny`. */
   invalidArguments?: Decision;
   /** Decision for a policy the pack lists as not enforced (its guard never went green). Default `deny`. */
@@ -95,7 +103,8 @@ function runtimeViolation(fault: FaultKind, message: string, effect: Decision): 
 export class GuardRuntime {
   private readonly routes = new Map<string, Route>();
   private readonly executors: GuardExecutor[] = [];
-  private readonly options: Required<Omit<RuntimeOptions, 'audit'>>;
+  private readonly options: Required<Omit<RuntimeOptions, 'audit' | 'unknownReadOnlyTool' | 'isReadOnly'>> &
+    Pick<RuntimeOptions, 'unknownReadOnlyTool' | 'isReadOnly'>;
   private readonly audit: { sink: AuditSink; packs: readonly PackFingerprint[] } | undefined;
   private readonly packs: readonly GuardPack[];
   /** The audit records of asks not yet settled, by call id, oldest first. */
@@ -106,6 +115,8 @@ export class GuardRuntime {
   constructor(packs: readonly GuardPack[], options: RuntimeOptions = {}) {
     this.options = {
       unknownTool: options.unknownTool ?? 'deny',
+      ...(options.unknownReadOnlyTool === undefined ? {} : { unknownReadOnlyTool: options.unknownReadOnlyTool }),
+      ...(options.isReadOnly === undefined ? {} : { isReadOnly: options.isReadOnly }),
       invalidArguments: options.invalidArguments ?? 'deny',
       notEnforced: options.notEnforced ?? 'deny',
       timeoutMs: options.timeoutMs ?? 100,
@@ -226,6 +237,18 @@ export class GuardRuntime {
     return { cases, ms: Math.round(performance.now() - started) };
   }
 
+  /** The decision for a tool no pack knows: `unknownReadOnlyTool` for one that only reads, else `unknownTool`. */
+  private async unknownToolDecision(tool: string): Promise<Decision> {
+    const { unknownReadOnlyTool, isReadOnly, unknownTool } = this.options;
+    if (unknownReadOnlyTool === undefined || isReadOnly === undefined) return unknownTool;
+    try {
+      return (await isReadOnly(tool)) ? unknownReadOnlyTool : unknownTool;
+    } catch {
+      // Not known to only read: the stricter default stands.
+      return unknownTool;
+    }
+  }
+
   /** Decides one tool call: the verdict `check` returns, not yet audited. */
   private async decide(call: ToolCall, context: GuardContext): Promise<Verdict> {
     const started = performance.now();
@@ -233,10 +256,9 @@ export class GuardRuntime {
     const errors: { policy: string; fault: FaultKind; message: string }[] = [];
     const route = this.routes.get(call.name);
     if (route === undefined) {
-      if (this.options.unknownTool !== 'allow') {
-        violations.push(
-          runtimeViolation('unknown_tool', `no guard pack knows the tool \`${call.name}\``, this.options.unknownTool),
-        );
+      const decision = await this.unknownToolDecision(call.name);
+      if (decision !== 'allow') {
+        violations.push(runtimeViolation('unknown_tool', `no guard pack knows the tool \`${call.name}\``, decision));
       }
       return this.verdict(call, violations, { policies: [], errors, durationUs: 0 }, started);
     }

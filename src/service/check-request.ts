@@ -15,7 +15,13 @@ export const checkRequestSchema = z.strictObject({
     .default([])
     .describe('The conversation before the call, as OpenAI chat messages, oldest first'),
   now: z.iso
-    .datetime({ offset: true })
+    .datetime({
+      offset: true,
+      error: (issue) =>
+        typeof issue.input === 'string' && /T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(issue.input)
+          ? `expected an ISO 8601 date and time with an offset: add one, e.g. \`${issue.input}Z\` or \`${issue.input}-05:00\``
+          : 'expected an ISO 8601 date and time with an offset, e.g. `2024-05-15T15:00:00-05:00`',
+    })
     .optional()
     .describe("The policy's clock, ISO 8601 with an offset (default: the lookups' domain clock, else the time now)"),
 });

@@ -38,19 +38,44 @@ export interface ServiceOptions {
 const problem = (error: string, message: string, issues?: Problem['issues']): Problem =>
   issues === undefined ? { error, message } : { error, message, issues };
 
-/** The answer to a failed request: bad input is 400 with its issues, framework errors keep their 4xx status. */
-function problemFor(error: unknown): { status: number; body: Problem } {
+/**
+ * The answer to a failed request: bad input is 400 with its issues, framework errors keep their 4xx status; a 415
+ * names the media type expected and the one sent, a 413 the limit.
+ */
+function problemFor(
+  error: unknown,
+  request: { contentType: string | undefined; bodyLimit: number },
+): { status: number; body: Problem } {
   if (error instanceof InputError) {
     return { status: 400, body: problem(error.code, error.message, [...error.issues]) };
   }
   const fastifyError = error as Partial<FastifyError>;
   const status = fastifyError.statusCode ?? 500;
+  if (status === 413) {
+    return {
+      status,
+      body: problem('body_too_large', `the request body is over the limit of ${request.bodyLimit} bytes`),
+    };
+  }
+  if (status === 415) {
+    const sent = request.contentType === undefined ? 'no content type' : `\`${request.contentType}\``;
+    return {
+      status,
+      body: problem('unsupported_media_type', `the request body must be \`application/json\`, not ${sent}`),
+    };
+  }
   if (status >= 400 && status < 500) {
-    const codes: Record<number, string> = { 413: 'body_too_large', 415: 'unsupported_media_type' };
-    return { status, body: problem(codes[status] ?? 'bad_request', fastifyError.message ?? 'bad request') };
+    return { status, body: problem('bad_request', fastifyError.message ?? 'bad request') };
   }
   return { status: 500, body: problem('internal', 'the request could not be decided') };
 }
+
+/** The service's routes and the methods each answers; another method on one of them is 405. */
+const routeMethods: Record<string, readonly string[]> = {
+  '/healthz': ['GET', 'HEAD'],
+  '/openapi.json': ['GET', 'HEAD'],
+  '/v1/check': ['POST'],
+};
 
 /** The health of a service: failing while a guard cannot be loaded or the audit log cannot be written. */
 async function healthOf(runtime: GuardRuntime, packs: readonly string[], audit: AuditLog | undefined): Promise<Health> {
@@ -96,8 +121,9 @@ export async function createService(options: ServiceOptions): Promise<FastifyIns
   const clock = options.clock ?? (() => new Date());
   const audit = options.audit;
   const requestTimeout = options.requestTimeoutMs ?? 30_000;
+  const bodyLimit = options.bodyLimit ?? 1024 * 1024;
   const app = Fastify({
-    bodyLimit: options.bodyLimit ?? 1024 * 1024,
+    bodyLimit,
     return503OnClosing: true,
     logger: false,
     // Node checks request deadlines every `connectionsCheckingInterval`: a slow client is cut off within 1.5 deadlines.
@@ -119,13 +145,22 @@ export async function createService(options: ServiceOptions): Promise<FastifyIns
       done(error as Error, undefined);
     }
   });
-  app.setErrorHandler((error, _request, reply) => {
-    const { status, body } = problemFor(error);
+  app.setErrorHandler((error, request, reply) => {
+    const { status, body } = problemFor(error, { contentType: request.headers['content-type'], bodyLimit });
     return reply.code(status).send(body);
   });
-  app.setNotFoundHandler((request, reply) =>
-    reply.code(404).send(problem('not_found', `no route \`${request.method} ${request.url}\``)),
-  );
+  app.setNotFoundHandler((request, reply) => {
+    const methods = routeMethods[request.url.split('?')[0] ?? ''];
+    if (methods !== undefined) {
+      return reply
+        .code(405)
+        .header('allow', methods.join(', '))
+        .send(
+          problem('method_not_allowed', `\`${request.url}\` answers ${methods.join(', ')}, not \`${request.method}\``),
+        );
+    }
+    return reply.code(404).send(problem('not_found', `no route \`${request.method} ${request.url}\``));
+  });
   app.addHook('onClose', () => runtime.close());
 
   const document = openApiDocument(packageVersion());

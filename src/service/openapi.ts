@@ -47,8 +47,8 @@ export function openApiDocument(version: string): Record<string, unknown> {
             '400': problem(
               'The body is not JSON or does not match the schema; `issues` names every problem by its JSON path',
             ),
-            '413': problem('The body is larger than the limit'),
-            '415': problem('The body is not `application/json`'),
+            '413': problem('The body is larger than the limit, which the message names'),
+            '415': problem('The body is not `application/json`; the message names the type sent'),
             '503': problem(
               'The verdict could not be recorded in the audit log, so none is given; treat the call as not allowed',
             ),

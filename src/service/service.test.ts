@@ -121,14 +121,37 @@ describe('the decision service', () => {
     for (const body of ['', 'null', '[]', '"call"', '{"call": null}', '{"extra": 1, "call": {}}']) {
       assert.equal((await post(body)).status, 400, body);
     }
-    assert.equal((await post('{}', 'text/plain')).status, 415);
+    const plain = await post('{}', 'text/plain');
+    assert.equal(plain.status, 415);
+    assert.equal(
+      ((await plain.json()) as { message: string }).message,
+      'the request body must be `application/json`, not `text/plain`',
+    );
+    const local = await post(JSON.stringify({ call, now: '2024-05-15T15:00:00' }));
+    assert.equal(local.status, 400);
+    assert.match(
+      JSON.stringify(await local.json()),
+      /with an offset: add one, e\.g\. `2024-05-15T15:00:00Z` or `2024-05-15T15:00:00-05:00`/,
+    );
+  });
+
+  it('answers 405 with Allow for another method on a route, 404 off the routes', async () => {
+    const get = await fetch(`${base}/v1/check`);
+    assert.equal(get.status, 405);
+    assert.equal(get.headers.get('allow'), 'POST');
+    assert.equal(((await get.json()) as { error: string }).error, 'method_not_allowed');
+    const del = await fetch(`${base}/healthz`, { method: 'DELETE' });
+    assert.equal(del.status, 405);
+    assert.equal(del.headers.get('allow'), 'GET, HEAD');
   });
 
   it('answers 413 to a body over the limit and keeps serving', async () => {
     const huge = JSON.stringify({ call, messages: [{ role: 'user', content: 'x'.repeat(100_000) }] });
     const response = await post(huge);
     assert.equal(response.status, 413);
-    assert.equal(((await response.json()) as { error: string }).error, 'body_too_large');
+    const answer = (await response.json()) as { error: string; message: string };
+    assert.equal(answer.error, 'body_too_large');
+    assert.match(answer.message, /^the request body is over the limit of \d+ bytes$/);
     assert.equal((await fetch(`${base}/healthz`)).status, 200);
   });
 

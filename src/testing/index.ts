@@ -30,16 +30,41 @@ export interface MockInvoker extends ToolInvoker {
 }
 
 /**
- * Makes a lookup invoker from one function per tool. A tool without a function, or a function that throws, makes
- * the lookup fail as a real tool would.
+ * The lookups of a domain by tool name, each with its arguments and result: a pack's generated `Lookups` interface
+ * (`types.ts`) fits.
  */
-export function mockInvoker(handlers: Record<string, (args: Record<string, unknown>) => unknown>): MockInvoker {
+export type LookupSignatures<Lookups> = { [Tool in keyof Lookups]: { args: unknown; result: unknown } };
+
+/** Answers of a mock invoker, one function per tool, typed by a pack's `Lookups` when given. */
+export type MockHandlers<Lookups extends LookupSignatures<Lookups>> = {
+  [Tool in keyof Lookups]?: (args: Lookups[Tool]['args']) => Lookups[Tool]['result'] | Promise<Lookups[Tool]['result']>;
+};
+
+/** Lookups of any tool, untyped: what `mockInvoker` takes when no `Lookups` is given. */
+type AnyLookups = Record<string, { args: Record<string, unknown>; result: unknown }>;
+
+/**
+ * Makes a lookup invoker from one function per tool. A tool without a function, or a function that throws, makes
+ * the lookup fail as a real tool would. Give the pack's `Lookups` (its `types.ts`) to type each function's arguments
+ * and result.
+ *
+ * @example
+ * ```ts
+ * import type { Lookups } from '../types.ts';
+ * const invoker = mockInvoker<Lookups>({ get_contact: ({ email }) => ({ email, internal: true }) });
+ * ```
+ */
+export function mockInvoker<Lookups extends LookupSignatures<Lookups> = AnyLookups>(
+  handlers: MockHandlers<Lookups>,
+): MockInvoker {
   const calls: { tool: string; args: Record<string, unknown> }[] = [];
   return {
     calls,
     async invoke(tool, args) {
       calls.push({ tool, args });
-      const handler = handlers[tool];
+      const handler = Object.hasOwn(handlers, tool)
+        ? (handlers as Record<string, ((args: unknown) => unknown) | undefined>)[tool]
+        : undefined;
       if (handler === undefined) throw new Error(`no mock answer for \`${tool}\``);
       return handler(args);
     },

@@ -220,6 +220,8 @@ async function generate(
     log(
       `  ${report.state.padEnd(13)} ${report.policy}${tests}${report.reason === undefined ? '' : `: ${report.reason}`}`,
     );
+    if (report.readsText !== undefined)
+      log(`    reads message text itself (review it): ${report.readsText.join(' | ')}`);
   }
   if (options.validate !== undefined && fresh !== undefined) {
     const validation = await validatePack(options.out, await readTrajectories(options.validate), fresh);

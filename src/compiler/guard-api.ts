@@ -156,6 +156,7 @@ export interface ValueKind {
   key: string;
   names?: readonly string[];
   digits?: readonly string[];
+  keyDigits?: boolean;
   classes?: { field: string; phrases: Readonly<Record<string, readonly string[]>> };
   orders?: readonly { field: string; lowest?: readonly string[]; highest?: readonly string[] }[];
   roles?: Readonly<Record<string, readonly string[]>>;

@@ -13,6 +13,8 @@ export interface ValueKind {
   names?: readonly string[];
   /** Fields whose digits name the value when the user says them, e.g. `last_four` ("the card ending in 7803"). */
   digits?: readonly string[];
+  /** Whether the run of digits in the value itself names it ("gift card 6276644" for `gift_card_6276644`). */
+  keyDigits?: boolean;
   /**
    * A field that sorts the values into classes, and the phrases that name each class, e.g. `{ field: 'source',
    * phrases: { gift_card: ['gift card'], credit_card: ['credit card'] } }`: "my gift card" names the gift card when the

@@ -75,6 +75,15 @@ describe('Conversation.stated', () => {
   it('reads a method named by class, digits, order or role', () => {
     assert.equal(pay('Use my credit card.', 'credit_card_9').answer, 'yes');
     assert.equal(pay('The card ending in 7803.', 'credit_card_9').answer, 'yes');
+    const numbered = { ...domain, kinds: { payment_method: { key: 'id', keyDigits: true } } };
+    const said = new Conversation([user('Use gift card 2, please.')]);
+    assert.equal(
+      said.stated({ value: 'gift_card_2', kind: 'payment_method', records: methods }, numbered).answer,
+      'unsure',
+    );
+    const spelled = new Conversation([user('Use gift card 150100, please.')]);
+    const card = { id: 'gift_card_150100', source: 'gift_card' };
+    assert.equal(spelled.stated({ value: card.id, kind: 'payment_method', records: [card] }, numbered).answer, 'yes');
     assert.equal(pay('My gift card with the smallest balance.', 'gift_card_1').answer, 'yes');
     assert.equal(pay('Refund to the original payment method.', 'credit_card_9').answer, 'yes');
   });

@@ -167,10 +167,12 @@ function text(record: Readonly<Record<string, unknown>>, field: string): string 
 
 /** The words of `message` that name `record` itself: its value, a name of it, its digits. */
 function namesOf(message: string, kind: ValueKind, record: Readonly<Record<string, unknown>>): string[] {
-  return [kind.key, ...(kind.names ?? []), ...(kind.digits ?? [])].flatMap((field) => {
+  const words = [kind.key, ...(kind.names ?? []), ...(kind.digits ?? [])].flatMap((field) => {
     const value = text(record, field);
     return value === undefined ? [] : named(message, [value]);
   });
+  const digits = kind.keyDigits === true ? text(record, kind.key)?.match(/\d{3,}/g) : undefined;
+  return digits === undefined || digits === null ? words : [...words, ...named(message, digits)];
 }
 
 /**

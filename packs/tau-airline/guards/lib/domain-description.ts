@@ -15,6 +15,7 @@ export const domain: DomainDescription = {
     payment_method: {
       key: 'id',
       digits: ['last_four'],
+      keyDigits: true,
       classes: {
         field: 'source',
         phrases: {

@@ -61,6 +61,8 @@ export const manifestSchema = z.object({
           denied: z.number().int(),
           denialRate: z.number(),
           flagged: z.boolean(),
+          /** How often the policy's answer came up: yes (no finding), no (denied) and unsure (asked). */
+          answers: z.object({ yes: z.number().int(), no: z.number().int(), unsure: z.number().int() }).optional(),
         }),
       ),
     })

@@ -86,6 +86,8 @@ export interface PolicyReport {
 interface PolicyRecord {
   specHash: string;
   codeHash: string;
+  /** See `PolicyReport.readsText`. */
+  readsText?: string[];
 }
 
 const writeText = async (file: string, content: string) => {
@@ -204,11 +206,15 @@ export async function generatePack(options: GenerateOptions): Promise<PolicyRepo
       repairs: number,
     ) => {
       files.set(file, code);
-      records[id] = record;
+      const readsText = readsMessageText(code);
+      records[id] = {
+        specHash: record.specHash,
+        codeHash: record.codeHash,
+        ...(readsText.length === 0 ? {} : { readsText }),
+      };
       entries.push({ id, state: 'enforced', effect: effect ?? 'deny' });
       enforced.push(id);
       allCases.push(...cases);
-      const readsText = readsMessageText(code);
       reports.push({
         tool: tool.name,
         policy: id,

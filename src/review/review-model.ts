@@ -91,7 +91,12 @@ function summaries(pack: GuardPack): PolicySummary[] {
       id: spec.id,
       name: spec.name,
       tool,
-      state: policyState(entry, undefined, pack.manifest.validation?.policies[spec.id]),
+      state: policyState(
+        entry,
+        undefined,
+        pack.manifest.validation?.policies[spec.id],
+        pack.manifest.generated?.[spec.id]?.readsText,
+      ),
       references: spec.references,
     })),
     ...pack.manifest.general.map((general) => ({
@@ -208,7 +213,12 @@ export async function policyDetail(
     id,
     name: spec.name,
     tool,
-    state: policyState(entry, entry.state === 'enforced' ? tests : undefined, pack.manifest.validation?.policies[id]),
+    state: policyState(
+      entry,
+      entry.state === 'enforced' ? tests : undefined,
+      pack.manifest.validation?.policies[id],
+      pack.manifest.generated?.[id]?.readsText,
+    ),
     references: spec.references,
     description: spec.description,
     complianceExamples: spec.compliance_examples,

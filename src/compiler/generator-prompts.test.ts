@@ -111,7 +111,7 @@ export const check: PolicyCheck<RefundOrderArgs> = async (args, context) => {
   const order = await lookup(context, 'get_order', { order_id: args.order_id });
   const ageDays = (context.now.getTime() - timeOf(order.placed_at)) / 86_400_000;
   if (ageDays > 30) return { message: \`order \${args.order_id} was placed \${order.placed_at}, more than 30 days ago\`, facts: { placed_at: order.placed_at } };
-  return unconfirmed(context, { tool: 'refund_order', names: [args.order_id], sameTarget: (earlier) => earlier.order_id === args.order_id });
+  return unconfirmed(context, 'refund_order', { action: /\\brefund/, details: [args.order_id] }, (earlier) => earlier.order_id === args.order_id);
 };
 `,
 });

@@ -29,7 +29,7 @@ const reviewerReading =
 export const conversationFacts = [
   "Where the policy depends on what was said (the user agreed, confirmed, stated a value, chose an option, gave a reason; the agent asked or offered), ask the conversation's questions: `context.conversation.agreed`, `stated`, `chose`, `reasonGiven` and `askedAbout` (declared above). Each answers 'yes', 'no' or 'unsure' with the evidence. Never read message text yourself (no `text`, `userTexts()`, `includes`, regular expressions or lower-casing of messages): the build flags a check that does.",
   '- `stated` takes the value the call uses and, for values a person names otherwise (a city for an airport code, "my gift card", "the card ending in 7803", "the original payment method", "the cheapest one"), its `kind` in the pack\'s domain description (`domain` from `guards/lib/domain-description.ts`) and the records of that kind from lookups.',
-  "- Decide with `decide(fact, { need, question })` from `guards/lib/dialogue.ts`: a 'yes' lets the check go on; a 'no' denies, naming what decided; 'unsure' asks the person `question` (unsure is not no). Pass `missingDenies: true` only where the policy says a missing fact must deny, as with an explicit confirmation (`unconfirmed`).",
+  "- Decide with `decide(fact, { need, question })` from `guards/lib/dialogue.ts`: a 'yes' lets the check go on; a 'no' denies, naming what decided; 'unsure' asks the person `question` (unsure is not no). Pass `missingDenies: true` only where the policy says a missing fact must deny; an explicit confirmation is `unconfirmed(context, tool, { action, details }, sameTarget)`, which denies what is not a yes.",
 ].join('\n');
 
 /** When and how the policy's clock and zone-less timestamps are given. */

@@ -121,6 +121,8 @@ export interface ProposedCall {
   tool: string;
   /** Words that identify the call in the agent's proposal (ids, flight numbers, names): it must name one. */
   names: readonly string[];
+  /** The action's words as a pattern on the proposal's lower-case text (e.g. /\\bcancel/): matching it also counts. */
+  action?: RegExp;
   /** Whether an earlier call's arguments are of the same target; default: any earlier call of \`tool\` is. */
   sameTarget?: (earlierArguments: Record<string, unknown>) => boolean;
 }

@@ -1,26 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeAtomically } from '../files.ts';
-import type { GuardContext } from '../model/guard-context.ts';
-import type { ToolCall } from '../model/tool-call.ts';
-import type { Verdict } from '../model/verdict.ts';
 import { loadPack } from '../pack/load-pack.ts';
 import { type Manifest, manifestSchema } from '../pack/manifest.ts';
 import type { EnvironmentFactory } from '../replay/environment.ts';
 import { replay } from '../replay/replay.ts';
 import type { Trajectory } from '../replay/trajectories.ts';
-import { GuardRuntime } from '../runtime/guard-runtime.ts';
-
-/** A runtime that keeps every verdict it gives, so that a replay's asks can be told from its denials. */
-class KeepingRuntime extends GuardRuntime {
-  readonly verdicts: Verdict[] = [];
-
-  override async check(call: ToolCall, context: GuardContext): Promise<Verdict> {
-    const verdict = await super.check(call, context);
-    this.verdicts.push(verdict);
-    return verdict;
-  }
-}
+import { KeepingRuntime } from './keeping-runtime.ts';
 
 /** A pack's denial rates over recorded runs, as the manifest's `validation` field holds them. */
 export type PackValidation = NonNullable<Manifest['validation']>;

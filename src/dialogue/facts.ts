@@ -44,6 +44,8 @@ export interface ProposedCall {
   tool: string;
   /** Words that identify the call in the agent's proposal: ids, flight numbers, names, the action's verb. */
   names: readonly string[];
+  /** Words of the action, as a pattern on the proposal's lower-case text (e.g. /\bcancel/): naming it also counts. */
+  action?: RegExp;
   /** Whether an earlier call's arguments are of the same target; default: any earlier call of `tool` is. */
   sameTarget?: (earlierArguments: Record<string, unknown>) => boolean;
 }
@@ -134,7 +136,10 @@ export function agreedTo(transcript: Transcript, call: ProposedCall): Fact {
   if (proposal === -1 || !transcript.asksAt(proposal)) {
     return { answer: 'unsure', evidence: [replied], reason: "the user's yes does not answer a request to confirm" };
   }
-  const names = named(said(transcript.messages[proposal]), call.names);
+  const proposed = said(transcript.messages[proposal]);
+  const names = named(proposed, call.names);
+  const acted = call.action?.exec(proposed);
+  if (acted !== undefined && acted !== null) names.push(acted[0]);
   if (names.length === 0) {
     return {
       answer: 'unsure',

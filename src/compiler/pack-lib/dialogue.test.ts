@@ -11,11 +11,12 @@ const assistant = (text: string, toolCalls: { name: string; arguments: Record<st
 });
 const user = (text: string): Message => ({ role: 'user', text });
 const check = (...conversation: Message[]) =>
-  unconfirmed(guardContext({ conversation }), {
-    tool: 'update_reservation_flights',
-    names: ['ZFA04Y', 'HAT170'],
-    sameTarget: (earlier) => earlier.reservation_id === 'ZFA04Y',
-  })?.message;
+  unconfirmed(
+    guardContext({ conversation }),
+    'update_reservation_flights',
+    { action: /\bchange/, details: ['ZFA04Y', 'HAT170'] },
+    (earlier) => earlier.reservation_id === 'ZFA04Y',
+  )?.message;
 
 describe('unconfirmed (the confirmation reading shipped into generated packs)', () => {
   it('accepts a yes to a request that names one detail, without every argument spelled out', () => {
@@ -41,6 +42,7 @@ describe('unconfirmed (the confirmation reading shipped into generated packs)', 
     );
     assert.match(check(assistant('I changed your seat.'), user('Yes')) ?? '', /does not answer a request/);
     assert.match(check(assistant('Shall I cancel reservation XYZ?'), user('Yes')) ?? '', /does not name this call/);
+    assert.equal(check(assistant('Shall I change the date?'), user('Yes')), undefined, 'the action alone names it');
     const used = [
       assistant('Shall I change ZFA04Y to HAT170?'),
       user('Yes'),

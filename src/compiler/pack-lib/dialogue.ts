@@ -5,7 +5,7 @@
  * itself. A yes lets the check go on, a no denies with what decided it, and unsure asks the person, unless the policy
  * says a missing fact must deny.
  */
-import type { Fact, GuardContext, PolicyFinding, ProposedCall } from 'agentguard';
+import type { Fact, GuardContext, PolicyFinding } from 'agentguard';
 
 /** How a check decides on a fact that is not a yes. */
 export interface FactDecision {
@@ -40,21 +40,41 @@ export function decide(fact: Fact, { need, question, missingDenies = false }: Fa
   return fact.answer === 'unsure' && !missingDenies ? { message, facts, ask: question } : { message, facts };
 }
 
+/** What a confirmation must be about. */
+export interface ConfirmedAction {
+  /** Words that name the action in the assistant's proposal, e.g. /\bcancel/ for a cancellation. */
+  action: RegExp;
+  /**
+   * Details of the call that identify it (an id, a flight number, a name): a proposal that names one of them is about
+   * this action even without the action's words. Not every argument: a proposal need not spell out each value.
+   */
+  details: readonly string[];
+}
+
 /**
  * Checks that the user explicitly confirmed this call before it runs (see `Conversation.agreed`): a clear yes to the
- * agent's request that names one of the call's `names`, not used by an earlier call on the same target. A policy
- * that asks for explicit confirmation denies whatever is not a yes: the agent must list the details and ask.
+ * agent's request that names the action or one of its details, not used by an earlier successful call of the same
+ * tool on the same target. A policy that asks for explicit confirmation denies whatever is not a yes: the agent must
+ * list the details and ask.
  *
  * @example
  * ```ts
- * return unconfirmed(context, { tool: 'cancel_reservation', names: [args.reservation_id],
- *   sameTarget: (earlier) => earlier.reservation_id === args.reservation_id });
+ * return unconfirmed(context, 'cancel_reservation', { action: /\bcancel/, details: [args.reservation_id] },
+ *   (earlier) => earlier.reservation_id === args.reservation_id);
  * ```
  */
-export function unconfirmed(context: GuardContext, call: ProposedCall): PolicyFinding | undefined {
-  return decide(context.conversation.agreed(call), {
-    need: 'the user has not explicitly confirmed this action; list the action details and ask for a yes first',
-    question: 'Did the user explicitly confirm this action?',
-    missingDenies: true,
-  });
+export function unconfirmed(
+  context: GuardContext,
+  tool: string,
+  { action, details }: ConfirmedAction,
+  sameTarget: (earlierArguments: Record<string, unknown>) => boolean,
+): PolicyFinding | undefined {
+  return decide(
+    context.conversation.agreed({ tool, names: details.filter((detail) => detail !== ''), action, sameTarget }),
+    {
+      need: 'the user has not explicitly confirmed this action; list the action details and ask for a yes first',
+      question: 'Did the user explicitly confirm this action?',
+      missingDenies: true,
+    },
+  );
 }

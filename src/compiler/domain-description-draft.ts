@@ -45,7 +45,8 @@ function kindOf(schema: Schema, known: ValueKind | undefined): ValueKind {
 /**
  * Drafts a pack's domain description from its lookups' result schemas: a kind for every record with an id, whose
  * name-like fields (`name`, `city`, …) name it, whose digit fields (`last_four`) name it when said, and whose class
- * field (`source`, `type`, …) sorts it, with phrases from the field's enumerated values. Roles and orders ("the
+ * field (`source`, `type`, …) sorts it (each class named by its value in words, and by phrases for the enumerated
+ * values). Roles and orders ("the
  * original payment method", "the cheapest") need a reviewer: the draft leaves them out.
  *
  * @example

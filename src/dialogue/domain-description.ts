@@ -16,9 +16,10 @@ export interface ValueKind {
   /** Whether the run of digits in the value itself names it ("gift card 6276644" for `gift_card_6276644`). */
   keyDigits?: boolean;
   /**
-   * A field that sorts the values into classes, and the phrases that name each class, e.g. `{ field: 'source',
-   * phrases: { gift_card: ['gift card'], credit_card: ['credit card'] } }`: "my gift card" names the gift card when the
-   * user has one, and no other value when the class holds several (unless an order or digits single one out).
+   * A field that sorts the values into classes, and the phrases that name each class beside its own value in words
+   * (`gift_card`: "gift card"), e.g. `{ field: 'source', phrases: { credit_card: ['card on file'] } }`: "my gift card"
+   * names the gift card when the user has one, and no other value when the class holds several (unless an order or
+   * digits single one out).
    */
   classes?: { field: string; phrases: Readonly<Record<string, readonly string[]>> };
   /**

@@ -87,6 +87,12 @@ describe('Conversation.stated', () => {
     assert.equal(pay('My gift card with the smallest balance.', 'gift_card_1').answer, 'yes');
     assert.equal(pay('Refund to the original payment method.', 'credit_card_9').answer, 'yes');
   });
+  it('names a class by its own value in words when the description gives no phrase for it', () => {
+    const bare = { kinds: { payment_method: { key: 'id', classes: { field: 'source', phrases: {} } } } };
+    const said = new Conversation([user('Put it on the certificate.')]);
+    const records = [...methods, { id: 'certificate_5', source: 'certificate' }];
+    assert.equal(said.stated({ value: 'certificate_5', kind: 'payment_method', records }, bare).answer, 'yes');
+  });
   it('answers no when the user named another value, unsure when several fit', () => {
     assert.deepEqual(pay('Use my credit card.', 'gift_card_1').answer, 'no');
     assert.equal(pay('Use a gift card.', 'gift_card_1').answer, 'unsure');

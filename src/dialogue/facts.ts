@@ -201,8 +201,12 @@ function referred(
   const words: string[] = [];
   if (kind.classes !== undefined) {
     const { field, phrases } = kind.classes;
-    const classes = Object.entries(phrases).filter(([, names]) => named(message, names).length > 0);
-    for (const [, names] of classes) words.push(...named(message, names));
+    // A class is named by its phrases, and by its own value in words ("gift_card": "gift card").
+    const values = new Set([...Object.keys(phrases), ...records.flatMap((record) => text(record, field) ?? [])]);
+    const classes = [...values]
+      .map((name): [string, string[]] => [name, named(message, [...(phrases[name] ?? []), name.replace(/_/g, ' ')])])
+      .filter(([, hits]) => hits.length > 0);
+    for (const [, hits] of classes) words.push(...hits);
     if (classes.length > 0) left = left.filter((record) => classes.some(([name]) => holds(record, field, name)));
   }
   for (const order of kind.orders ?? []) {

@@ -3,7 +3,8 @@
  * each request is answered with the next answer the recording holds for the same step, in recorded order; the new
  * recording says so in its `source`, with the note given. Use it only where the change left the sequence of
  * requests as it was (a declaration added to a prompt, a reworded instruction), and check that the evaluation's
- * mapping and generation figures come out as before: an answer given to another request would change them.
+ * mapping and generation figures come out as before: an answer given to another request would change them. Steps
+ * are matched by name whatever their version, so a prompt whose version was raised is answered too.
  *
  * `node scripts/rekey-recording.ts --recording <file> --note "<what changed>" [--map <tools>] [--generate <tools>]`
  */
@@ -25,17 +26,19 @@ if (values.recording === undefined || values.note === undefined) {
     'usage: node scripts/rekey-recording.ts --recording <file> --note "<what changed>" [--map …] [--generate …]',
   );
 }
+/** A step's name without its prompt version: `generate.test_cases@v2` is `generate.test_cases`. */
+const unversioned = (step: string) => step.replace(/@v\d+$/, '');
 const cassette = await readCassette(values.recording);
 const byStep = new Map<string, ModelResponse[]>();
 for (const { step, text, usage } of cassette.entries) {
   const { inputTokens, outputTokens, estimated } = usage;
   const response = { text, usage: { inputTokens, outputTokens, ...(estimated ? { estimated } : {}) } };
-  byStep.set(step, [...(byStep.get(step) ?? []), response]);
+  byStep.set(unversioned(step), [...(byStep.get(unversioned(step)) ?? []), response]);
 }
 const inOrder: LanguageModel = {
   id: `${cassette.source}; re-keyed onto later prompts in recorded order (${values.note})`,
   complete: async (request) => {
-    const answer = byStep.get(request.step)?.shift();
+    const answer = byStep.get(unversioned(request.step))?.shift();
     if (answer === undefined) throw new Error(`the recording has no further answer for step \`${request.step}\``);
     return answer;
   },

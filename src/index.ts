@@ -35,6 +35,15 @@ export {
   readReply,
 } from './dialogue/affirmation.ts';
 export { canonicalText } from './dialogue/canonical-text.ts';
+export type { DomainDescription, ValueKind } from './dialogue/domain-description.ts';
+export type {
+  Evidence,
+  Fact,
+  OfferedChoice,
+  ProposedCall,
+  StatedValue,
+  ValueFact,
+} from './dialogue/facts.ts';
 export { AgentGuardError, type ErrorCode, InputError, type InputIssue } from './errors.ts';
 export type { GuardDecision, GuardProgram, GuardReason, GuardTask } from './guard-agent/guard-program.ts';
 export { loadProgramPack, type ProgramExample, type ProgramPack } from './guard-agent/program-pack.ts';

@@ -233,6 +233,8 @@ async function generate(
     log(
       `  ${report.state.padEnd(13)} ${report.policy}${tests}${report.reason === undefined ? '' : `: ${report.reason}`}`,
     );
+    if (report.readsText !== undefined)
+      log(`    reads message text itself (review it): ${report.readsText.join(' | ')}`);
   }
   await assertWrittenPackLoads(options.out);
   if (options.validate !== undefined && fresh !== undefined) {

@@ -28,7 +28,7 @@ describe('generatePack', () => {
       report[1]?.reason ?? '',
       /no implementation went green after 3 repairs; last failure: violation example/,
     );
-    assert.equal(budget.steps.get('generate.test_cases@v1')?.retries, 1);
+    assert.equal(budget.steps.get('generate.test_cases@v2')?.retries, 1);
     assert.match(model.requests[4]?.messages[0]?.content ?? '', /Property 'amout' does not exist/);
     assert.match(model.requests[5]?.messages[0]?.content ?? '', /expected compliance, the check found: too much/);
 

@@ -18,6 +18,7 @@ import { argsTypeName, domainTypes, policyTypes } from './domain-types.ts';
 import { implementationPrompt, lookupsPrompt, repairPrompt, testCasesPrompt } from './generator-prompts.ts';
 import { caseRunnerSource, contentHash, guardIndexSource, policyFile } from './pack-layout.ts';
 import type { PromptTemplate } from './prompt-template.ts';
+import { readsMessageText } from './text-matching.ts';
 import type { GuardTypeChecker } from './type-checker.ts';
 
 /** Everything the generator needs. */
@@ -74,12 +75,19 @@ export interface PolicyReport {
   origin: 'generated' | 'unchanged' | 'kept' | 'none';
   tests: { cases: number; passed: number };
   repairs: number;
+  /**
+   * Lines of an enforced check that read message text itself instead of the conversation's questions (see
+   * `readsMessageText`): flagged for review, the check is enforced as written. Absent when there are none.
+   */
+  readsText?: string[];
 }
 
 /** The manifest's record of a generated policy: hashes of the spec it came from and of the code written. */
 interface PolicyRecord {
   specHash: string;
   codeHash: string;
+  /** See `PolicyReport.readsText`. */
+  readsText?: string[];
 }
 
 const writeText = async (file: string, content: string) => {
@@ -95,6 +103,13 @@ const readRecords = async (out: string): Promise<Record<string, PolicyRecord>> =
     return {};
   }
 };
+
+/** The pack's domain description as a person reviewed it, kept over the draft when the pack already holds one. */
+async function withReviewed(out: string, helpers: Map<string, string>): Promise<Map<string, string>> {
+  const path = 'guards/lib/domain-description.ts';
+  if (existsSync(join(out, path))) helpers.set(path, await readFile(join(out, path), 'utf8'));
+  return helpers;
+}
 
 /** What is wrong with a test-case answer: an index missing, repeated or unknown, or arguments the schema refuses. */
 function caseProblems(
@@ -136,9 +151,11 @@ export async function generatePack(options: GenerateOptions): Promise<PolicyRepo
   const previous = await readRecords(out);
   const records: Record<string, PolicyRecord> = {};
   const types = await domainTypes(options.tools);
-  const helpers =
-    options.helpers !== undefined && options.helpers.size > 0 ? options.helpers : domainHelpers(options.timeZone);
   const lookupTools = options.tools.filter((tool) => tool.readOnly);
+  const helpers =
+    options.helpers !== undefined && options.helpers.size > 0
+      ? options.helpers
+      : await withReviewed(out, domainHelpers(options.timeZone, lookupTools));
   const ajv = new Ajv({ allErrors: true, strict: false });
   const files = new Map<string, string>([['types.ts', types], ...helpers]);
   const reports: PolicyReport[] = [];
@@ -189,7 +206,12 @@ export async function generatePack(options: GenerateOptions): Promise<PolicyRepo
       repairs: number,
     ) => {
       files.set(file, code);
-      records[id] = record;
+      const readsText = readsMessageText(code);
+      records[id] = {
+        specHash: record.specHash,
+        codeHash: record.codeHash,
+        ...(readsText.length === 0 ? {} : { readsText }),
+      };
       entries.push({ id, state: 'enforced', effect: effect ?? 'deny' });
       enforced.push(id);
       allCases.push(...cases);
@@ -200,6 +222,7 @@ export async function generatePack(options: GenerateOptions): Promise<PolicyRepo
         origin,
         tests: { cases: cases.length, passed: cases.length },
         repairs,
+        ...(readsText.length === 0 ? {} : { readsText }),
       });
     };
     for (const policy of spec.policies) {

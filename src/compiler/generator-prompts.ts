@@ -22,6 +22,16 @@ export const compilerSettings =
 const reviewerReading =
   'Read the policy as a reasonable reviewer would, no stricter: where it asks for an explicit confirmation, the user must say an explicit yes to an assistant message that asks for it and names the action and the details that change (for instance which reservation, which new flights); the message need not repeat every argument of the call (not every date, count, or payment id), and wording may differ from the argument values.';
 
+/**
+ * How a check reads what the user said: through the conversation's questions, never its own text matching, with
+ * unsure asking rather than denying. Stated in the implementation and repair prompts (see docs/compiler.md).
+ */
+export const conversationFacts = [
+  "Where the policy depends on what was said (the user agreed, confirmed, stated a value, chose an option, gave a reason; the agent asked or offered), ask the conversation's questions: `context.conversation.agreed`, `stated`, `chose`, `reasonGiven` and `askedAbout` (declared above). Each answers 'yes', 'no' or 'unsure' with the evidence. Never read message text yourself (no `text`, `userTexts()`, `includes`, regular expressions or lower-casing of messages): the build flags a check that does.",
+  '- `stated` takes the value the call uses and, for values a person names otherwise (a city for an airport code, "my gift card", "the card ending in 7803", "the original payment method", "the cheapest one"), its `kind` in the pack\'s domain description (`domain` from `guards/lib/domain-description.ts`) and the records of that kind from lookups.',
+  "- Decide with `decide(fact, { need, question })` from `guards/lib/dialogue.ts`: a 'yes' lets the check go on; a 'no' denies, naming what decided; 'unsure' asks the person `question` (unsure is not no). Pass `missingDenies: true` only where the policy says a missing fact must deny; an explicit confirmation is `unconfirmed(context, tool, { action, details }, sameTarget)`, which denies what is not a yes.",
+].join('\n');
+
 /** When and how the policy's clock and zone-less timestamps are given. */
 const clockLines = (clock: string | undefined, timeZone: string | undefined) =>
   [
@@ -67,6 +77,7 @@ const testCaseConventions = [
   "- Only this policy's check runs on it; the other policies of the tool are not checked, so only this policy decides the expected outcome. Keep the rest of the case realistic.",
   '- `conversation` is the conversation before the call, as OpenAI chat messages: `{"role": "user", "content": "…"}`, `{"role": "assistant", "content": "…", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "…", "arguments": "<the arguments as JSON text>"}}]}`, `{"role": "tool", "tool_call_id": "c1", "name": "…", "content": "<the result as text>"}`. It ends before the call being checked: do not include the assistant message that makes that call.',
   '- The check reads that conversation converted to the declarations it is given: `text` for `content`, `toolCalls` with parsed `arguments` for `tool_calls`, and `{ role: "tool", callId, name, content }` for tool results; `conversation.toolCalls()` pairs each earlier call with its result text.',
+  '- Where the policy depends on what was said, the conversation holds the exchange the example describes, in the words people use (a city rather than its airport code, "my gift card", "yes, go ahead"), so that the check\'s reading of it is tested.',
   '- `lookups` lists every lookup call the check makes: the tool, exactly the arguments the check passes (compared as JSON), and the record it returns (`result`, following the result types below) or an `error` (for instance no such record). A lookup call the case does not list rejects with an error, so the check fails on that case.',
 ].join('\n');
 
@@ -83,7 +94,7 @@ export const testCasesPrompt: PromptTemplate<
   typeof testCasesAnswer
 > = {
   id: 'generate.test_cases',
-  version: 1,
+  version: 2,
   system: `You write test cases for guard code that checks one policy before a tool call runs. ${untrusted}`,
   render: ({ tool, policy, lookups, types, clock, timeZone }) =>
     [
@@ -119,7 +130,7 @@ export const implementationPrompt: PromptTemplate<
   typeof codeAnswer
 > = {
   id: 'generate.implementation',
-  version: 3,
+  version: 4,
   system: `You write TypeScript guard code that decides one policy before a tool call runs. ${untrusted}`,
   render: ({ tool, policy, file, types, helpers, lookups, argsType, cases, clock, timeZone }) =>
     [
@@ -134,6 +145,7 @@ export const implementationPrompt: PromptTemplate<
       ),
       clockLines(clock, timeZone),
       reviewerReading,
+      conversationFacts,
       `The test cases it must pass, one JSON object a line (a compliance case expects undefined, a violation case a finding):\n\`\`\`json\n${cases.map(({ kind, example, arguments: args, conversation, lookups: answers }) => JSON.stringify({ kind, example, arguments: args, conversation, lookups: answers })).join('\n')}\n\`\`\``,
       `Compiler settings: ${compilerSettings}`,
       'Type what you read with the declarations above; do not probe shapes at run time. Return `{ message, facts }` when the call breaks the policy: the message names the values that decided it, and `facts` holds them.',
@@ -148,7 +160,7 @@ export const repairPrompt: PromptTemplate<
   typeof codeAnswer
 > = {
   id: 'generate.repair',
-  version: 2,
+  version: 3,
   system: `You fix TypeScript guard code so that it type-checks and passes its tests. ${untrusted}`,
   render: ({ file, code, typeErrors, failures }) =>
     [
@@ -160,6 +172,7 @@ export const repairPrompt: PromptTemplate<
         ? 'Its tests pass.'
         : `Failing tests:\n${failures.map((failure) => `- ${failure}`).join('\n')}`,
       `What a check receives and returns:\n${codeBlock(guardApiDeclarations)}`,
+      conversationFacts,
       `Compiler settings: ${compilerSettings}`,
       'Answer with the whole corrected module.',
     ].join('\n\n'),

@@ -12,12 +12,17 @@ export type PolicyCheck<Args extends object> = (
   call: ToolCall,
 ) => PolicyFinding | undefined | Promise<PolicyFinding | undefined>;
 
-/** What a check returns when the call breaks the policy. */
+/** What a check returns when the call breaks the policy, or when what decides it is unsure. */
 export interface PolicyFinding {
   /** What is wrong, for the agent, so it can act on it: name the values that decided it. */
   message: string;
   /** The values that decided it (from the arguments, lookups or conversation), for the audit log and review. */
   facts?: Record<string, unknown>;
+  /**
+   * The question to put to the person when a conversation fact the policy rests on is answered 'unsure' (not 'no'):
+   * the call then asks instead of denying. Leave it out for a 'no', and where the policy says a missing fact denies.
+   */
+  ask?: string;
 }
 
 /** The call being checked. \`arguments\` is the same object as the check's \`args\`. */
@@ -89,6 +94,81 @@ export interface Confirmation {
   callsSince: readonly PastToolCall[];
 }
 
+/** How a conversation fact is answered: a clear 'yes', a clear 'no', or 'unsure' (ask; unsure is not no). */
+export type Answer = 'yes' | 'no' | 'unsure';
+
+/** The message (index in \`messages\`) and the words of it that decided an answer. */
+export interface Evidence {
+  message: number;
+  words: readonly string[];
+}
+
+/** A conversation fact: the answer, what decided it (latest first), and why it is not yes. */
+export interface Fact {
+  answer: Answer;
+  evidence: readonly Evidence[];
+  reason?: string;
+}
+
+/** A fact with the value the user gave: the option chosen, the reason given, the value named. */
+export interface ValueFact extends Fact {
+  value?: string;
+}
+
+/** What a call does, so that a yes can be matched to it. */
+export interface ProposedCall {
+  /** The tool being called: a successful call of it on the same target uses the yes up (one yes, one call). */
+  tool: string;
+  /** Words that identify the call in the agent's proposal (ids, flight numbers, names): it must name one. */
+  names: readonly string[];
+  /** The action's words as a pattern on the proposal's lower-case text (e.g. /\\bcancel/): matching it also counts. */
+  action?: RegExp;
+  /** Whether an earlier call's arguments are of the same target; default: any earlier call of \`tool\` is. */
+  sameTarget?: (earlierArguments: Record<string, unknown>) => boolean;
+}
+
+/** A value the call uses, to look for in what the user said. */
+export interface StatedValue {
+  /** The value itself, e.g. 'DTW' or 'gift_card_7815826'. */
+  value: string;
+  /** Its kind in the pack's domain description (\`domain\` of \`guards/lib/domain-description.ts\`), e.g. 'airport'. */
+  kind?: string;
+  /** The records of that kind the user could have meant, from lookups (the one holding \`value\` among them). */
+  records?: readonly Readonly<Record<string, unknown>>[];
+  /** The value playing each of the kind's roles in this call, e.g. { original: 'credit_card_4421486' }. */
+  roles?: Readonly<Record<string, string>>;
+}
+
+/** A choice among options the agent offered. */
+export interface OfferedChoice {
+  /** Words that name the matter, e.g. ['insurance']. */
+  about: readonly string[];
+  /** The options by value, each with phrases that name it, e.g. { no: ['no insurance', 'without insurance'] }. */
+  options: Readonly<Record<string, readonly string[]>>;
+  /** The option the call takes. */
+  value: string;
+  /** The option a plain yes picks when the agent asked about the matter ("Would you like insurance?"). */
+  onYes?: string;
+  /** The option a plain no picks. */
+  onNo?: string;
+}
+
+/** How the values of one kind may be referred to (see the pack's domain description). */
+export interface ValueKind {
+  key: string;
+  names?: readonly string[];
+  digits?: readonly string[];
+  keyDigits?: boolean;
+  classes?: { field: string; phrases: Readonly<Record<string, readonly string[]>> };
+  orders?: readonly { field: string; lowest?: readonly string[]; highest?: readonly string[] }[];
+  roles?: Readonly<Record<string, readonly string[]>>;
+}
+
+/** The pack's description of how its domain's values may be referred to. */
+export interface DomainDescription {
+  kinds: Readonly<Record<string, ValueKind>>;
+}
+
 /** The conversation before the call, oldest message first. */
 export interface Conversation {
   readonly messages: readonly Message[];
@@ -111,5 +191,23 @@ export interface Conversation {
   readEach<Reading>(read: (message: Message) => Reading): readonly Reading[];
   /** The user's explicit yes when the last user message is one; otherwise undefined. */
   confirmation(): Confirmation | undefined;
+  /**
+   * Did the user agree to the agent's proposal that covers this call? 'yes': the last user message is a clear yes to
+   * an assistant message that asks and names one of \`call.names\`, not used by an earlier call; 'no': the user
+   * refused, took the yes back or made it wait ("Yes. Actually no", "Yes, but first …"); else 'unsure'.
+   */
+  agreed(call: ProposedCall): Fact;
+  /**
+   * Did the user state this value, literally or as the domain description lets name it among \`records\` ("Detroit"
+   * for DTW, "my gift card", "the card ending in 7803", "the original payment method", "the cheapest one")? 'yes':
+   * a user message names it or singles it out; 'no': the user singled out another; 'unsure': nothing, or several fit.
+   */
+  stated(request: StatedValue, domain?: DomainDescription): ValueFact;
+  /** Did the user choose \`choice.value\` among the options the agent offered ('no': another option; \`value\`: which)? */
+  chose(choice: OfferedChoice): ValueFact;
+  /** Did the user give one of these reasons (each with phrases that state it), and which (\`value\`)? */
+  reasonGiven(reasons: Readonly<Record<string, readonly string[]>>): ValueFact;
+  /** Did the agent ask the user about the matter (any of \`about\`) before the call? 'yes' or 'no'. */
+  askedAbout(about: readonly string[]): Fact;
 }
 `;

@@ -12,7 +12,7 @@ import { formatValidation, validatePack } from './validate-pack.ts';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
 describe('validatePack', () => {
-  it("reports each policy's denial rate on recorded runs, flags one that refuses most calls, and keeps it in the manifest", async () => {
+  it("reports each policy's denial rate and answers on recorded runs, flags one that refuses most calls, and keeps it in the manifest", async () => {
     const dir = await mkdtemp(join(tmpdir(), 'agentguard-validate-'));
     await cp(join(root, 'packs/tau-airline'), dir, { recursive: true });
     // An over-strict confirmation check: it refuses every cancellation.
@@ -28,6 +28,12 @@ describe('validatePack', () => {
     assert.ok(strict !== undefined && strict.calls > 0);
     assert.deepEqual([strict.denied, strict.denialRate, strict.flagged], [strict.calls, 1, true]);
     assert.equal(validation.policies['cancel.not_flown']?.flagged, false);
+    assert.deepEqual(strict.answers, { yes: 0, no: strict.calls, unsure: 0 });
+    const asking = validation.policies['flights.payment_stated']?.answers;
+    assert.ok(
+      asking !== undefined && asking.unsure > 0 && asking.no === 0,
+      'a policy set to ask counts its findings unsure',
+    );
     const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
     assert.deepEqual(manifest.validation, validation);
     assert.equal((await loadPack(dir)).manifest.validation?.policies['cancel.user_confirmation']?.flagged, true);

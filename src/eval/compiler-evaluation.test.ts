@@ -38,11 +38,13 @@ describe('npm run eval:compiler -- --replay <recording>', () => {
       calls: 69,
       agree: 68,
       refusedByGenerated: 57,
+      askedByGenerated: 0,
       refusedByReviewed: 56,
     });
-    assert.equal(evaluation.spending['generate.test_cases@v1']?.calls, 5, 'one test-case call per policy');
+    assert.equal(evaluation.spending['generate.test_cases@v2']?.calls, 5, 'one test-case call per policy');
     assert.equal(evaluation.spending['map.create_examples@v2']?.calls, 1, 'one examples call per tool');
-    assert.match(report, /cancel_reservation\s+agree on 68 of 69 calls/);
+    assert.match(report, /cancel_reservation\s+agree on 68 of 69 calls, 99%, ask counted as not allowed/);
+    assert.match(report, /\(asked\s+0\) reviewed agrees on\s+15, refuses where reviewed allows\s+0%/);
     assert.match(report, /total\s+21 calls \(0 retried\), ~\d+ tokens/);
   });
   it('reproduces the measured run of a chat model: five tools mapped, three generated', async () => {

@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { generatePack, type PolicyReport } from '../compiler/generate-pack.ts';
+import { KeepingRuntime } from '../compiler/keeping-runtime.ts';
 import { mapPolicies } from '../compiler/map-policies.ts';
 import { policyFile } from '../compiler/pack-layout.ts';
 import { GuardTypeChecker } from '../compiler/type-checker.ts';
@@ -14,7 +15,6 @@ import type { ToolSpec } from '../pack/tool-spec.ts';
 import type { EnvironmentFactory } from '../replay/environment.ts';
 import { type ReplayLine, replay } from '../replay/replay.ts';
 import type { Trajectory } from '../replay/trajectories.ts';
-import { GuardRuntime } from '../runtime/guard-runtime.ts';
 import { IsolateSandbox } from '../sandbox/isolate-sandbox.ts';
 import { evaluateSpec, type SpecEvaluation } from './spec-metrics.ts';
 
@@ -54,8 +54,10 @@ export interface PolicyAgreement {
   state: PolicyReport['state'];
   /** Calls of its tool in the runs. */
   calls: number;
-  /** Calls the policy refused. */
+  /** Calls the policy refused (denied or asked). */
   refused: number;
+  /** Of those, calls where the policy asked a person (its answer unsure) rather than denied. */
+  asked: number;
   /** Of those, calls the reviewed pack refuses too. */
   refusedByReviewed: number;
 }
@@ -66,6 +68,8 @@ export interface ToolAgreement {
   /** Calls both packs allow or both refuse. */
   agree: number;
   refusedByGenerated: number;
+  /** Of the generated pack's refusals, those that ask a person. */
+  askedByGenerated: number;
   refusedByReviewed: number;
 }
 
@@ -86,10 +90,19 @@ const figure = (value: number) => value.toFixed(3);
 const refused = (line: ReplayLine | undefined) => line !== undefined && line.verdict !== 'allow';
 const lineKey = (line: ReplayLine) => `${line.trajectory}#${line.message_index}#${line.call_index}`;
 
+/** The replay's lines, each with the policies that asked (rather than denied) on it. */
 async function replayLines(pack: string, runs: readonly Trajectory[], fresh: EnvironmentFactory) {
-  const runtime = new GuardRuntime([await loadPack(pack)]);
+  const runtime = new KeepingRuntime([await loadPack(pack)]);
   try {
-    return (await replay(runtime, runs, fresh)).lines;
+    const { lines } = await replay(runtime, runs, fresh);
+    return lines.map((line, index) => ({
+      ...line,
+      asked: new Set(
+        (runtime.verdicts[index]?.violations ?? [])
+          .filter((violation) => violation.effect === 'ask')
+          .map((violation) => violation.policy),
+      ),
+    }));
   } finally {
     await runtime.close();
   }
@@ -167,12 +180,19 @@ export async function evaluateCompiler(options: CompilerEvaluationOptions): Prom
   );
   const toolFigures: Record<string, ToolAgreement> = {};
   for (const line of mine.filter((item) => generated.has(item.tool))) {
-    const figures = toolFigures[line.tool] ?? { calls: 0, agree: 0, refusedByGenerated: 0, refusedByReviewed: 0 };
+    const figures = toolFigures[line.tool] ?? {
+      calls: 0,
+      agree: 0,
+      refusedByGenerated: 0,
+      askedByGenerated: 0,
+      refusedByReviewed: 0,
+    };
     toolFigures[line.tool] = figures;
     const reviewed = theirs.get(lineKey(line));
     figures.calls++;
     if (refused(line) === refused(reviewed)) figures.agree++;
     if (refused(line)) figures.refusedByGenerated++;
+    if (line.verdict === 'ask') figures.askedByGenerated++;
     if (refused(reviewed)) figures.refusedByReviewed++;
   }
   const agreements = policies
@@ -186,6 +206,7 @@ export async function evaluateCompiler(options: CompilerEvaluationOptions): Prom
         state: report.state,
         calls: calls.length,
         refused: hits.length,
+        asked: hits.filter((line) => line.asked.has(report.policy)).length,
         refusedByReviewed: hits.filter((line) => refused(theirs.get(lineKey(line)))).length,
       };
     });
@@ -231,17 +252,17 @@ export function formatCompilerEvaluation(evaluation: CompilerEvaluation): string
   );
   for (const [tool, figures] of Object.entries(evaluation.replay.tools)) {
     lines.push(
-      `  ${tool.padEnd(32)} agree on ${figures.agree} of ${figures.calls} calls (generated refuses ${figures.refusedByGenerated}, reviewed ${figures.refusedByReviewed})`,
+      `  ${tool.padEnd(32)} agree on ${figures.agree} of ${figures.calls} calls, ${figures.calls === 0 ? 100 : Math.round((100 * figures.agree) / figures.calls)}%, ask counted as not allowed (generated refuses ${figures.refusedByGenerated}, ${figures.askedByGenerated} of them asking; reviewed ${figures.refusedByReviewed})`,
     );
   }
   lines.push(
     '',
-    'per generated policy: calls of its tool it refuses, and how many of those the reviewed pack refuses too:',
+    "per generated policy: calls of its tool it refuses (asked of them), how many of those the reviewed pack refuses too, and the share of its tool's calls it refuses where the reviewed pack allows:",
   );
   for (const item of evaluation.replay.policies) {
     const share = item.calls === 0 ? 0 : item.refused / item.calls;
     lines.push(
-      `  ${share > 0.5 ? 'REVIEW' : '      '} ${String(item.refused).padStart(4)}/${String(item.calls).padEnd(4)} reviewed agrees on ${String(item.refusedByReviewed).padStart(4)}  ${item.policy}${item.state === 'enforced' ? '' : ` (${item.state})`}`,
+      `  ${share > 0.5 ? 'REVIEW' : '      '} ${String(item.refused).padStart(4)}/${String(item.calls).padEnd(4)} (asked ${String(item.asked).padStart(3)}) reviewed agrees on ${String(item.refusedByReviewed).padStart(4)}, refuses where reviewed allows ${(item.calls === 0 ? 0 : (100 * (item.refused - item.refusedByReviewed)) / item.calls).toFixed(0).padStart(3)}%  ${item.policy}${item.state === 'enforced' ? '' : ` (${item.state})`}`,
     );
   }
   return lines.join('\n');

@@ -1,5 +1,18 @@
 import { asksForConfirmation, type ReplyReading, readReply } from '../dialogue/affirmation.ts';
 import { canonicalText } from '../dialogue/canonical-text.ts';
+import type { DomainDescription } from '../dialogue/domain-description.ts';
+import {
+  agreedTo,
+  askedAbout,
+  choseOption,
+  type Fact,
+  gaveReason,
+  type OfferedChoice,
+  type ProposedCall,
+  type StatedValue,
+  statedValue,
+  type ValueFact,
+} from '../dialogue/facts.ts';
 import type { ToolCall } from './tool-call.ts';
 
 /** A system or developer instruction. */
@@ -262,5 +275,67 @@ export class Conversation {
       proposalAsks: asksForConfirmation(proposal),
       callsSince: this.toolCalls(replyIndex + 1),
     };
+  }
+
+  /**
+   * Whether the user agreed to the agent's proposal that covers this call (see `agreedTo`): yes, no (refused, took
+   * it back, made it wait) or unsure, with the evidence.
+   *
+   * @example
+   * ```ts
+   * conversation.agreed({ tool: 'cancel_reservation', names: ['ZFA04Y', 'cancel'] }).answer; // 'yes'
+   * ```
+   */
+  agreed(call: ProposedCall): Fact {
+    return agreedTo(this, call);
+  }
+
+  /**
+   * Whether the user stated a value, literally or as the pack's domain description lets name it among the records
+   * looked up (see `statedValue`).
+   *
+   * @example
+   * ```ts
+   * conversation.stated({ value: 'DTW', kind: 'airport', records: airports }, domain).answer; // 'yes' for "Detroit"
+   * ```
+   */
+  stated(request: StatedValue, domain?: DomainDescription): ValueFact {
+    return statedValue(this, request, domain);
+  }
+
+  /**
+   * Whether the user chose `value` among the options the agent offered on a matter (see `choseOption`).
+   *
+   * @example
+   * ```ts
+   * conversation.chose({ about: ['insurance'], options: { yes: ['with insurance'], no: ['no insurance'] }, value: 'no', onYes: 'yes', onNo: 'no' });
+   * ```
+   */
+  chose(choice: OfferedChoice): ValueFact {
+    return choseOption(this, choice);
+  }
+
+  /**
+   * Whether the user gave one of the reasons, each with the phrases that state it, and which (see `gaveReason`).
+   *
+   * @example
+   * ```ts
+   * conversation.reasonGiven({ change_of_plan: ['change of plan', 'plans changed'] }).value; // 'change_of_plan'
+   * ```
+   */
+  reasonGiven(reasons: Readonly<Record<string, readonly string[]>>): ValueFact {
+    return gaveReason(this, reasons);
+  }
+
+  /**
+   * Whether the agent asked the user about a matter before the call (see `askedAbout`).
+   *
+   * @example
+   * ```ts
+   * conversation.askedAbout(['insurance']).answer; // 'yes' after "Would you like travel insurance?"
+   * ```
+   */
+  askedAbout(about: readonly string[]): Fact {
+    return askedAbout(this, about);
   }
 }

@@ -28,6 +28,7 @@ export const verdictReportSchema = z.object({
         references: z.array(z.string()).readonly().describe('Verbatim sentences of the policy document'),
         effect: z.enum(['deny', 'ask']),
         remedy: z.string().optional(),
+        question: z.string().optional(),
         facts: z.record(z.string(), z.unknown()).optional(),
         fault: faultSchema.optional().describe('Set when the policy could not be evaluated'),
       }),

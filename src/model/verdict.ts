@@ -34,6 +34,8 @@ export interface Violation {
   effect: 'deny' | 'ask';
   /** What the agent may do instead. */
   remedy?: string;
+  /** The question to put to the person, when the policy asks because what decides it is unsure. */
+  question?: string;
   /** The facts that decided it. */
   facts?: Readonly<Record<string, unknown>>;
   /** Set when the policy could not be evaluated. */
@@ -44,6 +46,11 @@ export interface Violation {
 export interface PolicyFinding {
   message: string;
   facts?: Record<string, unknown>;
+  /**
+   * The question to put to the person when the conversation leaves what decides the policy unsure (a fact read as
+   * `unsure`, not `no`): the call then asks instead of denying. Left out, the finding takes the policy's effect.
+   */
+  ask?: string;
 }
 
 /** Per-check diagnostics. */

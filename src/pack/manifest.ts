@@ -48,7 +48,17 @@ export const manifestSchema = z.object({
     })
     .optional(),
   /** For generated policies: hashes of the spec each came from and of the code written, to regenerate only what changed. */
-  generated: z.record(z.string(), z.object({ specHash: z.string(), codeHash: z.string() })).optional(),
+  generated: z
+    .record(
+      z.string(),
+      z.object({
+        specHash: z.string(),
+        codeHash: z.string(),
+        /** Lines of the check that read message text itself instead of the conversation's questions: review them. */
+        readsText: z.array(z.string()).optional(),
+      }),
+    )
+    .optional(),
   /**
    * Set by `compile generate --validate <runs>`: each enforced policy's denial rate over recorded runs replayed in
    * shadow mode. `flagged` marks a policy that refused more than `threshold` of its tool's calls: most recorded calls
@@ -66,6 +76,8 @@ export const manifestSchema = z.object({
           denied: z.number().int(),
           denialRate: z.number(),
           flagged: z.boolean(),
+          /** How often the policy's answer came up: yes (no finding), no (denied) and unsure (asked). */
+          answers: z.object({ yes: z.number().int(), no: z.number().int(), unsure: z.number().int() }).optional(),
         }),
       ),
     })

@@ -13,12 +13,15 @@ export interface ValidationFigures {
   calls: number;
   denied: number;
   flagged: boolean;
+  /** How often the policy's answer came up: yes (no finding), no (denied), unsure (asked). */
+  answers?: { yes: number; no: number; unsure: number } | undefined;
 }
 
 /**
  * The state of a tool's policy from its manifest entry, with the outcome of its test cases when they were run and
- * its denial rate on recorded runs when the pack was validated. A policy flagged there (it refused most calls) is
- * labelled for review.
+ * its denial rate and answers on recorded runs when the pack was validated. A policy flagged there (it refused most
+ * calls), or whose generated check reads message text itself (`readsText`, lines of its source), is labelled for
+ * review.
  *
  * @example
  * ```ts
@@ -29,6 +32,7 @@ export function policyState(
   entry: PolicyEntry,
   results?: readonly { outcome: 'pass' | 'fail' | 'error' }[],
   validation?: ValidationFigures,
+  readsText?: readonly string[],
 ): PolicyState {
   if (entry.state === 'archived')
     return { kind: 'archived', label: 'archived', notes: [{ label: 'why', text: entry.reason }] };
@@ -57,7 +61,18 @@ export function policyState(
       }`,
     });
   }
-  return { kind: 'enforced', label: validation?.flagged === true ? 'enforced, flagged' : 'enforced', notes };
+  if (validation?.answers !== undefined) {
+    const { yes, no, unsure } = validation.answers;
+    notes.push({ label: 'answers', text: `yes ${yes}, no ${no} (denied), unsure ${unsure} (asked) on recorded runs` });
+  }
+  if (readsText !== undefined && readsText.length > 0) {
+    notes.push({
+      label: 'reads message text',
+      text: `the check matches message text itself instead of asking the conversation's questions: ${readsText.join('; ')}`,
+    });
+  }
+  const flagged = validation?.flagged === true || (readsText !== undefined && readsText.length > 0);
+  return { kind: 'enforced', label: flagged ? 'enforced, flagged' : 'enforced', notes };
 }
 
 /** The state of a general policy: one that no tool call can decide, with the reason. */

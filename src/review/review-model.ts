@@ -142,7 +142,12 @@ async function summaries(pack: GuardPack, records: readonly DecisionRecord[] | u
       id: spec.id,
       name: spec.name,
       tool,
-      state: policyState(entry, undefined, pack.manifest.validation?.policies[spec.id]),
+      state: policyState(
+        entry,
+        undefined,
+        pack.manifest.validation?.policies[spec.id],
+        pack.manifest.generated?.[spec.id]?.readsText,
+      ),
       description: spec.description,
       references: spec.references,
       approved: approved.has(spec.id),
@@ -270,7 +275,12 @@ export async function policyDetail(
   const tests = entry.state === 'archived' ? [] : await policyCases(pack, tool, id);
   return {
     ...shown,
-    state: policyState(entry, entry.state === 'enforced' ? tests : undefined, pack.manifest.validation?.policies[id]),
+    state: policyState(
+      entry,
+      entry.state === 'enforced' ? tests : undefined,
+      pack.manifest.validation?.policies[id],
+      pack.manifest.generated?.[id]?.readsText,
+    ),
     complianceExamples: spec.compliance_examples,
     violationExamples: spec.violation_examples,
     remedy: spec.remedy ?? null,

@@ -20,6 +20,7 @@ export function feedbackFor(verdict: Verdict): string {
     lines.push(`- ${violation.name} (\`${violation.policy}\`): ${violation.message}`);
     for (const reference of violation.references) lines.push(`  Policy: "${reference}"`);
     if (violation.remedy !== undefined) lines.push(`  Instead: ${violation.remedy}`);
+    if (violation.question !== undefined) lines.push(`  Ask the user: ${violation.question}`);
   }
   return lines.join('\n');
 }

@@ -74,6 +74,13 @@ describe('GuardRuntime decisions', () => {
     assert.equal(verdict.decision, 'ask');
     assert.match(feedbackFor(verdict), /approval/);
   });
+  it('asks a person, with the question, when the check found what decides the policy unsure', async () => {
+    const unsure = { id: 'act.limit', body: 'return { message: "the user has not said", ask: "May I act?" };' };
+    const verdict = await runtimeFor([unsure]).then((runtime) => runtime.check(call(1), context()));
+    assert.equal(verdict.decision, 'ask');
+    assert.equal(verdict.violations[0]?.question, 'May I act?');
+    assert.match(feedbackFor(verdict), /Ask the user: May I act\?/);
+  });
   it('reports in shadow mode without blocking', async () => {
     const runtime = await runtimeFor([limit], { shadow: true });
     const verdict = await runtime.check(call(9), context());

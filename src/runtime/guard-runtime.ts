@@ -313,9 +313,11 @@ export class GuardRuntime {
       return;
     }
     if (outcome.finding === undefined) return;
-    const effect = policy?.entry.state === 'enforced' ? policy.entry.effect : 'deny';
+    const { ask } = outcome.finding;
+    const effect = ask !== undefined ? 'ask' : policy?.entry.state === 'enforced' ? policy.entry.effect : 'deny';
     const violation: Violation = { policy: outcome.policy, name, message: outcome.finding.message, references, effect };
     if (policy?.spec.remedy !== undefined) violation.remedy = policy.spec.remedy;
+    if (ask !== undefined) violation.question = ask;
     if (outcome.finding.facts !== undefined) violation.facts = outcome.finding.facts;
     violations.push(violation);
   }

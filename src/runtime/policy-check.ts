@@ -43,13 +43,14 @@ function describe(error: unknown): string {
 export function outcomeOf(policy: string, result: unknown): PolicyOutcome {
   if (result === undefined || result === null) return { policy, finding: undefined };
   if (typeof result === 'object' && !Array.isArray(result)) {
-    const { message, facts } = result as { message?: unknown; facts?: unknown };
+    const { message, facts, ask } = result as { message?: unknown; facts?: unknown; ask?: unknown };
     const factsValid = facts === undefined || (typeof facts === 'object' && facts !== null && !Array.isArray(facts));
-    if (typeof message === 'string' && message.trim() !== '' && factsValid) {
-      return {
-        policy,
-        finding: facts === undefined ? { message } : { message, facts: facts as Record<string, unknown> },
-      };
+    const askValid = ask === undefined || (typeof ask === 'string' && ask.trim() !== '');
+    if (typeof message === 'string' && message.trim() !== '' && factsValid && askValid) {
+      const finding: PolicyFinding = { message };
+      if (facts !== undefined) finding.facts = facts as Record<string, unknown>;
+      if (ask !== undefined) finding.ask = ask as string;
+      return { policy, finding };
     }
   }
   let shown: string;
@@ -58,7 +59,7 @@ export function outcomeOf(policy: string, result: unknown): PolicyOutcome {
   } catch {
     shown = String(result);
   }
-  return { policy, fault: 'malformed', message: `returned ${shown}; expected nothing or { message, facts? }` };
+  return { policy, fault: 'malformed', message: `returned ${shown}; expected nothing or { message, facts?, ask? }` };
 }
 
 /**

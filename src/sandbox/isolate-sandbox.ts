@@ -13,6 +13,7 @@ const libraryFiles = new Map([
   ['/agentguard/model/conversation', library('model/conversation')],
   ['/agentguard/dialogue/affirmation', library('dialogue/affirmation')],
   ['/agentguard/dialogue/canonical-text', library('dialogue/canonical-text')],
+  ['/agentguard/dialogue/facts', library('dialogue/facts')],
 ]);
 
 const harness = `

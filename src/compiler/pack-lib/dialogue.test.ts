@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Message } from '../../model/conversation.ts';
 import { guardContext } from '../../testing/index.ts';
-import { unconfirmed } from './dialogue.ts';
+import { decide, unconfirmed } from './dialogue.ts';
 
 const assistant = (text: string, toolCalls: { name: string; arguments: Record<string, unknown> }[] = []): Message => ({
   role: 'assistant',
@@ -19,29 +19,30 @@ const check = (...conversation: Message[]) =>
   )?.message;
 
 describe('unconfirmed (the confirmation reading shipped into generated packs)', () => {
-  it('accepts a yes to a request that names the action or one detail, without every argument spelled out', () => {
+  it('accepts a yes to a request that names one detail, without every argument spelled out', () => {
     assert.equal(
       check(assistant('Shall I change your flights to HAT170 on May 20? Please confirm.'), user('Yes')),
       undefined,
     );
     assert.equal(
-      check(assistant('Reservation ZFA04Y: new flight HAT170. OK to proceed?'), user('yes please')),
+      check(assistant('Reservation ZFA04Y: new flight HAT170. OK to proceed?'), user('Go for it')),
       undefined,
     );
   });
-  it('refuses no yes, a yes to no request, a yes about something else, and a yes already used', () => {
-    assert.match(check(assistant('Shall I change it?'), user('Let me think.')) ?? '', /not explicitly confirmed/);
+  it('refuses no yes, a yes taken back, a yes to no request, a yes about something else, and a yes already used', () => {
+    assert.match(check(assistant('Shall I change ZFA04Y?'), user('Let me think.')) ?? '', /did not agree/);
     assert.match(
       check(assistant('Shall I change ZFA04Y to HAT170?'), user('Yes. Actually no, wait.')) ?? '',
-      /not explicitly confirmed this action \(the user's last message reads as no: "yes", "actually no"\)/,
+      /not explicitly confirmed.*decided by "yes", "actually no"/,
     );
     assert.match(
       check(assistant('Shall I change ZFA04Y to HAT170?'), user('Ｙｅｓ, but first tell me the fare difference.')) ??
         '',
-      /reads as no: "yes", "but first"/,
+      /"yes", "but first"/,
     );
     assert.match(check(assistant('I changed your seat.'), user('Yes')) ?? '', /does not answer a request/);
-    assert.match(check(assistant('Shall I cancel reservation XYZ?'), user('Yes')) ?? '', /not about this action/);
+    assert.match(check(assistant('Shall I cancel reservation XYZ?'), user('Yes')) ?? '', /does not name this call/);
+    assert.equal(check(assistant('Shall I change the date?'), user('Yes')), undefined, 'the action alone names it');
     const used = [
       assistant('Shall I change ZFA04Y to HAT170?'),
       user('Yes'),
@@ -54,5 +55,17 @@ describe('unconfirmed (the confirmation reading shipped into generated packs)', 
       } as Message,
     ];
     assert.match(check(...used) ?? '', /already used/);
+  });
+});
+
+describe('decide', () => {
+  const need = { need: 'the user must name the payment method', question: 'Which method did the user choose?' };
+  it('lets a yes go on, denies a no with what decided it, and asks on unsure', () => {
+    assert.equal(decide({ answer: 'yes', evidence: [] }, need), undefined);
+    const no = decide({ answer: 'no', evidence: [{ message: 3, words: ['credit card'] }], reason: 'another' }, need);
+    assert.equal(no?.ask, undefined);
+    assert.match(no?.message ?? '', /another \(decided by "credit card"\)/);
+    assert.equal(decide({ answer: 'unsure', evidence: [] }, need)?.ask, 'Which method did the user choose?');
+    assert.equal(decide({ answer: 'unsure', evidence: [] }, { ...need, missingDenies: true })?.ask, undefined);
   });
 });

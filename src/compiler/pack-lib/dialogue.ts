@@ -1,9 +1,44 @@
 /**
- * Reading a confirmation in the conversation, the way a reasonable reviewer reads it. Shipped by agentguard into
- * generated packs as `guards/lib/dialogue.ts`, so generated checks share one tested reading instead of each writing
- * its own.
+ * Turning conversation facts into a check's answer. Shipped by agentguard into generated packs as
+ * `guards/lib/dialogue.ts`: every check that depends on what the user said asks the conversation's questions
+ * (`agreed`, `stated`, `chose`, `reasonGiven`, `askedAbout`) and decides with these, instead of matching message text
+ * itself. A yes lets the check go on, a no denies with what decided it, and unsure asks the person, unless the policy
+ * says a missing fact must deny.
  */
-import type { GuardContext, PolicyFinding } from 'agentguard';
+import type { Fact, GuardContext, PolicyFinding } from 'agentguard';
+
+/** How a check decides on a fact that is not a yes. */
+export interface FactDecision {
+  /** What the policy needs, for the agent: e.g. "the user must state the payment method". */
+  need: string;
+  /** The question to put to the person when the fact is unsure, e.g. "Which payment method did the user choose?". */
+  question: string;
+  /** Deny an unsure fact too: only where the policy says a missing fact must deny. Default false: unsure asks. */
+  missingDenies?: boolean;
+}
+
+/** The words that decided a fact, quoted, for the agent. */
+function decidedBy(fact: Fact): string {
+  const words = fact.evidence.flatMap((evidence) => evidence.words);
+  return words.length === 0 ? '' : ` (decided by ${words.map((word) => `"${word}"`).join(', ')})`;
+}
+
+/**
+ * The finding for a fact: none on a yes; a deny on a no, naming what decided it; on unsure, a finding that asks the
+ * person `question` (or denies, where `missingDenies`).
+ *
+ * @example
+ * ```ts
+ * const fact = context.conversation.stated({ value: args.payment_id, kind: 'payment_method', records }, domain);
+ * return decide(fact, { need: 'the user must choose the payment method', question: 'Did the user choose this payment method?' });
+ * ```
+ */
+export function decide(fact: Fact, { need, question, missingDenies = false }: FactDecision): PolicyFinding | undefined {
+  if (fact.answer === 'yes') return undefined;
+  const message = `${need}: ${fact.reason ?? `the conversation answers ${fact.answer}`}${decidedBy(fact)}`;
+  const facts = { answer: fact.answer, evidence: fact.evidence };
+  return fact.answer === 'unsure' && !missingDenies ? { message, facts, ask: question } : { message, facts };
+}
 
 /** What a confirmation must be about. */
 export interface ConfirmedAction {
@@ -16,19 +51,11 @@ export interface ConfirmedAction {
   details: readonly string[];
 }
 
-/** When the user's last message reads as no, the words that decided it, to tell the agent; else nothing. */
-function readAsNo(context: GuardContext): string {
-  const reply = context.conversation.answerAt(context.conversation.lastUserIndex());
-  if (reply?.answer !== 'no') return '';
-  return ` (the user's last message reads as no: ${reply.words.map((word) => `"${word}"`).join(', ')})`;
-}
-
 /**
- * Checks that the user explicitly confirmed this action before it runs: the last user message is a clear yes (nothing
- * after it takes it back or makes it wait), it answers an assistant message that asks for confirmation, that message
- * names the action or one of its details, and that yes was not already used by an earlier successful call of the same
- * tool on the same target. Returns undefined when confirmed, else a finding that tells the agent what to do (with the
- * words that decided when the user's last message reads as no).
+ * Checks that the user explicitly confirmed this call before it runs (see `Conversation.agreed`): a clear yes to the
+ * agent's request that names the action or one of its details, not used by an earlier successful call of the same
+ * tool on the same target. A policy that asks for explicit confirmation denies whatever is not a yes: the agent must
+ * list the details and ask.
  *
  * @example
  * ```ts
@@ -42,27 +69,12 @@ export function unconfirmed(
   { action, details }: ConfirmedAction,
   sameTarget: (earlierArguments: Record<string, unknown>) => boolean,
 ): PolicyFinding | undefined {
-  const confirmation = context.conversation.confirmation();
-  const ask = 'list the action details and ask for a yes first';
-  if (confirmation === undefined) {
-    return { message: `the user has not explicitly confirmed this action${readAsNo(context)}: ${ask}` };
-  }
-  if (!confirmation.proposalAsks) {
-    return { message: `the user's yes does not answer a request for confirmation: ${ask}` };
-  }
-  const proposal = confirmation.proposal.toLowerCase();
-  const named = details.some((detail) => detail !== '' && proposal.includes(detail.toLowerCase()));
-  if (!action.test(proposal) && !named) {
-    return { message: `the message the user said yes to is not about this action: ${ask}` };
-  }
-  const reused = confirmation.callsSince.some(
-    (earlier) =>
-      earlier.call.name === tool &&
-      earlier.result !== undefined &&
-      !earlier.result.startsWith('Error') &&
-      sameTarget(earlier.call.arguments),
+  return decide(
+    context.conversation.agreed({ tool, names: details.filter((detail) => detail !== ''), action, sameTarget }),
+    {
+      need: 'the user has not explicitly confirmed this action; list the action details and ask for a yes first',
+      question: 'Did the user explicitly confirm this action?',
+      missingDenies: true,
+    },
   );
-  return reused
-    ? { message: `the user's yes was already used for an earlier \`${tool}\` call on the same target: ask again` }
-    : undefined;
 }

@@ -386,16 +386,24 @@ export function contradiction(agreement: Agreement, terms: CallTerms): string | 
 
 /**
  * The question to put to the user when the conversation cannot settle what the call charges, or undefined: the
- * charge or the payment method was never stated before the yes, or the charge differs from (and is below) what was.
+ * charge or the payment method was never stated before the yes (by this reading, nor by `statedByUser`, the shared
+ * reading of the user's words through the domain description), or the charge differs from (and is below) what was.
  */
-export function unsettled(agreement: Agreement, terms: CallTerms): string | undefined {
+export function unsettled(
+  agreement: Agreement,
+  terms: CallTerms,
+  statedByUser: (paymentId: string) => boolean,
+): string | undefined {
   const { user, charge } = terms;
   if (user === undefined || charge === undefined || charge === 0) return undefined;
   const standing = charge < 0 ? 'agreed' : chargeStanding(agreement, terms);
   let why: string | undefined;
   if (standing === 'unstated' || standing === 'other') why = 'the user was not told the amount the call charges';
   else if (
-    terms.payments.some((payment) => paymentStanding(agreement, user, payment.id, terms.reservation) === 'unnamed')
+    terms.payments.some(
+      (payment) =>
+        paymentStanding(agreement, user, payment.id, terms.reservation) === 'unnamed' && !statedByUser(payment.id),
+    )
   )
     why = 'nobody named the payment method';
   if (why === undefined) return undefined;

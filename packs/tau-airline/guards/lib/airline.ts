@@ -3,6 +3,7 @@
  */
 import type { GuardContext, PolicyFinding, ToolInvoker } from 'agentguard';
 import { type CallTerms, contradiction, findAgreement, rejected, unsettled } from './agreement.ts';
+import { domain } from './domain-description.ts';
 import { rememberedLast } from './last.ts';
 import { after, allOf, type Maybe } from './maybe.ts';
 import { type CancellationReason, cancellationReasons, type MessageReading, readMessage } from './reading.ts';
@@ -186,9 +187,9 @@ export function resolveLegs(
   );
 }
 
-/** Whether the user said `text` (case-insensitive) anywhere in the conversation. */
+/** Whether the user stated `text` (an id, case aside, as whole words) anywhere in the conversation. */
 export function userMentioned(context: GuardContext, text: string): boolean {
-  return userSays(context, (said) => said.mentions(text));
+  return context.conversation.stated({ value: text }).answer === 'yes';
 }
 
 /** What a confirmation must be about: words that name the action, and details of the call. */
@@ -264,7 +265,24 @@ export function paymentUnsettled(
 ): PolicyFinding | undefined {
   const agreement = findAgreement(context, call.name, call.arguments);
   if (agreement === undefined) return undefined;
-  const question = unsettled(agreement, terms);
+  const { user, reservation } = terms;
+  const question = unsettled(
+    agreement,
+    terms,
+    (paymentId) =>
+      user !== undefined &&
+      context.conversation.stated(
+        {
+          value: paymentId,
+          kind: 'payment_method',
+          records: Object.values(user.payment_methods),
+          ...(reservation?.payment_history[0] === undefined
+            ? {}
+            : { roles: { original: reservation.payment_history[0].payment_id } }),
+        },
+        domain,
+      ).answer === 'yes',
+  );
   return question === undefined ? undefined : { message: question, facts: { charge: terms.charge } };
 }
 

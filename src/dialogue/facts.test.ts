@@ -1,0 +1,143 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { Conversation, type Message } from '../model/conversation.ts';
+import type { DomainDescription } from './domain-description.ts';
+
+const user = (text: string): Message => ({ role: 'user', text });
+const agent = (text: string): Message => ({ role: 'assistant', text, toolCalls: [] });
+
+/** A domain description as a pack ships it: every phrase is the pack's, none the library's. */
+const domain: DomainDescription = {
+  kinds: {
+    airport: { key: 'iata', names: ['city'] },
+    payment_method: {
+      key: 'id',
+      digits: ['last_four'],
+      classes: { field: 'source', phrases: { gift_card: ['gift card'], credit_card: ['credit card', 'card on file'] } },
+      orders: [{ field: 'amount', lowest: ['smallest balance'], highest: ['largest balance'] }],
+      roles: { original: ['original payment method', 'same payment method'] },
+    },
+  },
+};
+const airports = [
+  { iata: 'DTW', city: 'Detroit' },
+  { iata: 'JFK', city: 'New York' },
+];
+const methods = [
+  { id: 'gift_card_1', source: 'gift_card', amount: 40 },
+  { id: 'gift_card_2', source: 'gift_card', amount: 150 },
+  { id: 'credit_card_9', source: 'credit_card', last_four: '7803' },
+];
+
+describe('Conversation.agreed', () => {
+  const cancel = { tool: 'cancel_reservation', names: ['ZFA04Y'] };
+  it('answers yes to a clear yes to a proposal that names the call, with the evidence', () => {
+    const conversation = new Conversation([agent('Shall I cancel reservation ZFA04Y?'), user('Sure')]);
+    assert.deepEqual(conversation.agreed(cancel), {
+      answer: 'yes',
+      evidence: [
+        { message: 1, words: ['sure'] },
+        { message: 0, words: ['ZFA04Y'] },
+      ],
+    });
+  });
+  it('answers no to a yes taken back or made to wait', () => {
+    for (const reply of ['Yes. Actually no, wait.', 'Yes, but first tell me the refund amount.']) {
+      const conversation = new Conversation([agent('Shall I cancel reservation ZFA04Y?'), user(reply)]);
+      assert.equal(conversation.agreed(cancel).answer, 'no', reply);
+    }
+  });
+  it('answers unsure to a yes to another proposal, and to a yes already used once', () => {
+    const other = new Conversation([agent('Shall I cancel reservation AAAAAA?'), user('Yes')]);
+    assert.equal(other.agreed(cancel).answer, 'unsure');
+    const used = new Conversation([
+      agent('Shall I cancel reservation ZFA04Y?'),
+      user('Yes'),
+      { role: 'assistant', text: '', toolCalls: [{ id: 'c', name: 'cancel_reservation', arguments: {} }] },
+      { role: 'tool', callId: 'c', name: 'cancel_reservation', content: '{"status":"cancelled"}' },
+    ]);
+    assert.equal(used.agreed(cancel).answer, 'unsure');
+  });
+});
+
+describe('Conversation.stated', () => {
+  const pay = (text: string, value: string) =>
+    new Conversation([agent('How would you like to pay?'), user(text)]).stated(
+      { value, kind: 'payment_method', records: methods, roles: { original: 'credit_card_9' } },
+      domain,
+    );
+  it('reads a city as its airport, through the domain description', () => {
+    const conversation = new Conversation([user('I want to fly from Detroit to New York.')]);
+    const fact = conversation.stated({ value: 'DTW', kind: 'airport', records: airports }, domain);
+    assert.deepEqual(fact, { answer: 'yes', evidence: [{ message: 0, words: ['Detroit'] }], value: 'DTW' });
+    assert.equal(new Conversation([user('From Detroit.')]).stated({ value: 'DTW' }).answer, 'unsure');
+  });
+  it('reads a method named by class, digits, order or role', () => {
+    assert.equal(pay('Use my credit card.', 'credit_card_9').answer, 'yes');
+    assert.equal(pay('The card ending in 7803.', 'credit_card_9').answer, 'yes');
+    const numbered = { ...domain, kinds: { payment_method: { key: 'id', keyDigits: true } } };
+    const said = new Conversation([user('Use gift card 2, please.')]);
+    assert.equal(
+      said.stated({ value: 'gift_card_2', kind: 'payment_method', records: methods }, numbered).answer,
+      'unsure',
+    );
+    const spelled = new Conversation([user('Use gift card 150100, please.')]);
+    const card = { id: 'gift_card_150100', source: 'gift_card' };
+    assert.equal(spelled.stated({ value: card.id, kind: 'payment_method', records: [card] }, numbered).answer, 'yes');
+    assert.equal(pay('My gift card with the smallest balance.', 'gift_card_1').answer, 'yes');
+    assert.equal(pay('Refund to the original payment method.', 'credit_card_9').answer, 'yes');
+  });
+  it('names a class by its own value in words when the description gives no phrase for it', () => {
+    const bare = { kinds: { payment_method: { key: 'id', classes: { field: 'source', phrases: {} } } } };
+    const said = new Conversation([user('Put it on the certificate.')]);
+    const records = [...methods, { id: 'certificate_5', source: 'certificate' }];
+    assert.equal(said.stated({ value: 'certificate_5', kind: 'payment_method', records }, bare).answer, 'yes');
+  });
+  it('answers no when the user named another value, unsure when several fit', () => {
+    assert.deepEqual(pay('Use my credit card.', 'gift_card_1').answer, 'no');
+    assert.equal(pay('Use a gift card.', 'gift_card_1').answer, 'unsure');
+    assert.equal(pay('Hello', 'gift_card_1').answer, 'unsure');
+  });
+});
+
+describe('Conversation.chose', () => {
+  const insurance = {
+    about: ['insurance'],
+    options: { yes: ['with insurance', 'add insurance'], no: ['no insurance', 'without insurance'] },
+    value: 'no',
+    onYes: 'yes',
+    onNo: 'no',
+  };
+  it('takes a plain answer to the question about the matter', () => {
+    const conversation = new Conversation([
+      agent('Would you like to add travel insurance for $30?'),
+      user('No, thanks.'),
+    ]);
+    assert.equal(conversation.chose(insurance).answer, 'yes');
+    const bought = new Conversation([agent('Would you like travel insurance?'), user('Yes please.')]);
+    assert.equal(bought.chose(insurance).answer, 'no');
+  });
+  it('takes a yes to a summary as the option the summary names, not as buying', () => {
+    const conversation = new Conversation([
+      agent('Would you like travel insurance?'),
+      user('No, thanks.'),
+      agent('Booking: DTW to JFK, economy, no insurance. Shall I proceed?'),
+      user('Yes, everything looks correct. Please go ahead with the booking.'),
+    ]);
+    assert.deepEqual(conversation.chose(insurance).value, 'no');
+    assert.equal(new Conversation([user('Book it.')]).chose(insurance).answer, 'unsure');
+  });
+});
+
+describe('Conversation.reasonGiven and askedAbout', () => {
+  it('finds the reason and the question', () => {
+    const conversation = new Conversation([
+      agent('May I ask why you want to cancel?'),
+      user('My plans changed unfortunately.'),
+    ]);
+    const reason = conversation.reasonGiven({ change_of_plan: ['plans changed'], health: ['sick'] });
+    assert.deepEqual([reason.answer, reason.value], ['yes', 'change_of_plan']);
+    assert.equal(conversation.askedAbout(['why', 'reason']).answer, 'yes');
+    assert.equal(conversation.askedAbout(['insurance']).answer, 'no');
+  });
+});

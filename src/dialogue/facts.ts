@@ -1,0 +1,356 @@
+/**
+ * The questions a guard asks of the conversation before a call, each answered yes, no or unsure with the evidence
+ * (the message and the words that decided). Unsure is not no: a policy whose question is answered unsure asks the
+ * person, with `question`, unless its spec says a missing fact must deny.
+ */
+import type { Message, PastToolCall } from '../model/conversation.ts';
+import type { Answer, ReplyReading } from './affirmation.ts';
+import type { DomainDescription, ValueKind } from './domain-description.ts';
+
+/** The message and the words of it that decided an answer. */
+export interface Evidence {
+  /** Index of the message in the conversation. */
+  message: number;
+  words: readonly string[];
+}
+
+/** A question's answer about the conversation, with what decided it. */
+export interface Fact {
+  answer: Answer;
+  /** The messages and words that decided, latest first; empty when nothing in the conversation bears on it. */
+  evidence: readonly Evidence[];
+  /** Why the answer is not yes, in words for the agent or the person asked; absent on a yes. */
+  reason?: string;
+}
+
+/** A fact with the value the user gave for it: the option chosen, the reason given. */
+export interface ValueFact extends Fact {
+  /** The value the user stated or chose, when they did. */
+  value?: string;
+}
+
+/** What a conversation offers the questions (a `Conversation` does). */
+export interface Transcript {
+  readonly messages: readonly Message[];
+  answerAt(index: number): ReplyReading | undefined;
+  asksAt(index: number): boolean;
+  toolCalls(from?: number): PastToolCall[];
+  lastUserIndex(): number;
+}
+
+/** What a call does, so that a yes can be matched to it: the proposal must name one of `names`. */
+export interface ProposedCall {
+  /** The tool being called: a yes is used up by a successful call of it on the same target. */
+  tool: string;
+  /** Words that identify the call in the agent's proposal: ids, flight numbers, names, the action's verb. */
+  names: readonly string[];
+  /** Words of the action, as a pattern on the proposal's lower-case text (e.g. /\bcancel/): naming it also counts. */
+  action?: RegExp;
+  /** Whether an earlier call's arguments are of the same target; default: any earlier call of `tool` is. */
+  sameTarget?: (earlierArguments: Record<string, unknown>) => boolean;
+}
+
+/** A value to look for in what the user said, and how the domain lets it be referred to. */
+export interface StatedValue {
+  /** The value the call uses, e.g. `DTW` or `gift_card_7815826`. */
+  value: string;
+  /** Its kind in the domain description, e.g. `airport`; without one only the value itself counts. */
+  kind?: string;
+  /** The records of its kind the user could have meant (from lookups), the one holding `value` among them. */
+  records?: readonly Readonly<Record<string, unknown>>[];
+  /** The value playing each of the kind's roles in this call, e.g. `{ original: 'credit_card_4421486' }`. */
+  roles?: Readonly<Record<string, string>>;
+}
+
+/** A choice among options the agent offered. */
+export interface OfferedChoice {
+  /** Words that name the matter, e.g. `['insurance']`: only exchanges about it count. */
+  about: readonly string[];
+  /** The options by value, each with the phrases that name it, e.g. `{ no: ['no insurance', 'without insurance'] }`. */
+  options: Readonly<Record<string, readonly string[]>>;
+  /** The option the call takes. */
+  value: string;
+  /** The option a plain yes picks when the agent asked about the matter ("Would you like insurance?"). */
+  onYes?: string;
+  /** The option a plain no picks. */
+  onNo?: string;
+}
+
+function literally(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+const patterns = new Map<string, RegExp>();
+
+/** The first place `phrase` stands in `text` as whole words, case aside, or -1. */
+function find(text: string, phrase: string): number {
+  if (phrase.trim() === '') return -1;
+  let pattern = patterns.get(phrase);
+  if (pattern === undefined) {
+    pattern = new RegExp(`(?<![\\p{L}\\p{N}_])${literally(phrase.toLowerCase())}(?![\\p{L}\\p{N}_])`, 'u');
+    if (patterns.size > 5_000) patterns.clear();
+    patterns.set(phrase, pattern);
+  }
+  return text.search(pattern);
+}
+
+function said(message: Message | undefined): string {
+  return message === undefined || message.role === 'tool' ? '' : message.text.toLowerCase();
+}
+
+/** The phrases of `phrases` that stand in `text`. */
+function named(text: string, phrases: readonly string[]): string[] {
+  return phrases.filter((phrase) => find(text, phrase) !== -1);
+}
+
+/** Index of the last assistant message with text before `index` and after the user message before it, or -1. */
+function proposalBefore(transcript: Transcript, index: number): number {
+  for (let at = index - 1; at >= 0; at--) {
+    const message = transcript.messages[at];
+    if (message?.role === 'user') return -1;
+    if (message?.role === 'assistant' && message.text.trim() !== '') return at;
+  }
+  return -1;
+}
+
+function succeeded(past: PastToolCall): boolean {
+  return past.result !== undefined && !past.result.startsWith('Error');
+}
+
+/**
+ * Whether the user agreed to the agent's proposal that covers this call: the last user message is a clear yes (see
+ * `readReply`) to an assistant message that asks for it and names one of the call's `names`, and no successful call
+ * of the same tool on the same target has used that yes since. `no` when the last user message refuses, takes a yes
+ * back or makes it wait; `unsure` otherwise (no answer, a hedge, a yes to something else or already used).
+ */
+export function agreedTo(transcript: Transcript, call: ProposedCall): Fact {
+  const reply = transcript.lastUserIndex();
+  const reading = transcript.answerAt(reply);
+  if (reading === undefined) return { answer: 'unsure', evidence: [], reason: 'the user has not answered a proposal' };
+  const replied = { message: reply, words: reading.words };
+  if (reading.answer === 'no') return { answer: 'no', evidence: [replied], reason: 'the user did not agree' };
+  if (reading.answer === 'unsure') {
+    return { answer: 'unsure', evidence: [replied], reason: "the user's last message is not a clear yes" };
+  }
+  const proposal = proposalBefore(transcript, reply);
+  if (proposal === -1 || !transcript.asksAt(proposal)) {
+    return { answer: 'unsure', evidence: [replied], reason: "the user's yes does not answer a request to confirm" };
+  }
+  const proposed = said(transcript.messages[proposal]);
+  const names = named(proposed, call.names);
+  const acted = call.action?.exec(proposed);
+  if (acted !== undefined && acted !== null) names.push(acted[0]);
+  if (names.length === 0) {
+    return {
+      answer: 'unsure',
+      evidence: [replied],
+      reason: 'the proposal the user said yes to does not name this call',
+    };
+  }
+  const evidence = [replied, { message: proposal, words: names }];
+  const used = transcript
+    .toolCalls(reply + 1)
+    .some(
+      (past) => past.call.name === call.tool && succeeded(past) && (call.sameTarget?.(past.call.arguments) ?? true),
+    );
+  if (used)
+    return { answer: 'unsure', evidence, reason: `the user's yes was already used by an earlier \`${call.tool}\`` };
+  return { answer: 'yes', evidence };
+}
+
+/** Whether `record` holds `value` in `field` (compared as text, case aside). */
+function holds(record: Readonly<Record<string, unknown>>, field: string, value: string): boolean {
+  const held = record[field];
+  return (typeof held === 'string' || typeof held === 'number') && String(held).toLowerCase() === value.toLowerCase();
+}
+
+/** A record's text in a field, when it holds text or a number. */
+function text(record: Readonly<Record<string, unknown>>, field: string): string | undefined {
+  const held = record[field];
+  return typeof held === 'string' || typeof held === 'number' ? String(held) : undefined;
+}
+
+/** The words of `message` that name `record` itself: its value, a name of it, its digits. */
+function namesOf(message: string, kind: ValueKind, record: Readonly<Record<string, unknown>>): string[] {
+  const words = [kind.key, ...(kind.names ?? []), ...(kind.digits ?? [])].flatMap((field) => {
+    const value = text(record, field);
+    return value === undefined ? [] : named(message, [value]);
+  });
+  const digits = kind.keyDigits === true ? text(record, kind.key)?.match(/\d{3,}/g) : undefined;
+  return digits === undefined || digits === null ? words : [...words, ...named(message, digits)];
+}
+
+/**
+ * The records a message refers to without naming them (see `ValueKind`): by role, or by class narrowed by an order,
+ * with the words that refer; none when it refers to none.
+ */
+function referred(
+  message: string,
+  kind: ValueKind,
+  records: readonly Readonly<Record<string, unknown>>[],
+  roles: Readonly<Record<string, string>>,
+): { records: Readonly<Record<string, unknown>>[]; words: string[] } {
+  for (const [role, phrases] of Object.entries(kind.roles ?? {})) {
+    const hits = named(message, phrases);
+    const player = roles[role];
+    if (hits.length > 0 && player !== undefined) {
+      return { records: records.filter((record) => holds(record, kind.key, player)), words: hits };
+    }
+  }
+  let left = [...records];
+  const words: string[] = [];
+  if (kind.classes !== undefined) {
+    const { field, phrases } = kind.classes;
+    // A class is named by its phrases, and by its own value in words ("gift_card": "gift card").
+    const values = new Set([...Object.keys(phrases), ...records.flatMap((record) => text(record, field) ?? [])]);
+    const classes = [...values]
+      .map((name): [string, string[]] => [name, named(message, [...(phrases[name] ?? []), name.replace(/_/g, ' ')])])
+      .filter(([, hits]) => hits.length > 0);
+    for (const [, hits] of classes) words.push(...hits);
+    if (classes.length > 0) left = left.filter((record) => classes.some(([name]) => holds(record, field, name)));
+  }
+  for (const order of kind.orders ?? []) {
+    for (const [phrases, sign] of [
+      [order.lowest ?? [], 1],
+      [order.highest ?? [], -1],
+    ] as const) {
+      const hits = named(message, phrases);
+      if (hits.length === 0) continue;
+      const ranked = left
+        .filter((record) => typeof record[order.field] === 'number')
+        .sort((a, b) => sign * ((a[order.field] as number) - (b[order.field] as number)));
+      if (ranked[0] !== undefined) return { records: [ranked[0]], words: [...words, ...hits] };
+    }
+  }
+  return words.length > 0 ? { records: left, words } : { records: [], words: [] };
+}
+
+/**
+ * Whether the user stated `value`, literally or by what the domain description lets name it among `records` (a city
+ * for an airport code, "the card ending in 7803", "my gift card", "the original payment method", "the cheapest one").
+ * `yes` when a user message names it or singles it out; otherwise `no` when the latest user message that refers to
+ * the kind singles out another, `unsure` when it leaves several (this one among them) or nothing refers to the kind.
+ */
+export function statedValue(transcript: Transcript, request: StatedValue, domain?: DomainDescription): ValueFact {
+  const kind = request.kind === undefined ? undefined : domain?.kinds[request.kind];
+  const records = request.records ?? [];
+  const mine = (record: Readonly<Record<string, unknown>>) =>
+    kind !== undefined && holds(record, kind.key, request.value);
+  let otherwise: ValueFact | undefined;
+  for (let index = transcript.messages.length - 1; index >= 0; index--) {
+    const message = transcript.messages[index];
+    if (message?.role !== 'user') continue;
+    const lower = said(message);
+    const literal = named(lower, [request.value]);
+    if (literal.length > 0)
+      return { answer: 'yes', evidence: [{ message: index, words: literal }], value: request.value };
+    if (kind === undefined) continue;
+    const own = records.filter(mine).flatMap((record) => namesOf(lower, kind, record));
+    if (own.length > 0) return { answer: 'yes', evidence: [{ message: index, words: own }], value: request.value };
+    const others = records.filter((record) => !mine(record) && namesOf(lower, kind, record).length > 0);
+    const found =
+      others.length > 0
+        ? { records: others, words: others.flatMap((record) => namesOf(lower, kind, record)) }
+        : referred(lower, kind, records, request.roles ?? {});
+    if (found.records.length === 0) continue;
+    const evidence = [{ message: index, words: found.words }];
+    const fits = found.records.some(mine);
+    if (fits && found.records.length === 1) return { answer: 'yes', evidence, value: request.value };
+    if (otherwise !== undefined) continue;
+    const other =
+      found.records.length === 1 ? text(found.records[0] as Readonly<Record<string, unknown>>, kind.key) : undefined;
+    otherwise = fits
+      ? { answer: 'unsure', evidence, reason: `what the user said fits \`${request.value}\` and others` }
+      : {
+          answer: 'no',
+          evidence,
+          reason: `the user named ${other === undefined ? 'other values' : `\`${other}\``}, not \`${request.value}\``,
+          ...(other === undefined ? {} : { value: other }),
+        };
+  }
+  return otherwise ?? { answer: 'unsure', evidence: [], reason: `the user has not stated \`${request.value}\`` };
+}
+
+/** The one option `text` names, or undefined when it names none or several. */
+function optionNamed(
+  text: string,
+  options: Readonly<Record<string, readonly string[]>>,
+): [string, string[]] | undefined {
+  const hits = Object.entries(options)
+    .map(([option, phrases]): [string, string[]] => [option, named(text, phrases)])
+    .filter(([, words]) => words.length > 0);
+  return hits.length === 1 ? hits[0] : undefined;
+}
+
+/**
+ * Whether the user chose `value` among the options the agent offered on a matter (insurance, a cabin, a payment
+ * method). The latest exchange about the matter decides: the user naming an option, or answering yes or no to an
+ * agent message that names one option (a summary: the yes takes it) or asks about the matter (`onYes`, `onNo`).
+ * `yes` when that is `value`, `no` when it is another option, `unsure` when nothing about the matter was settled.
+ */
+export function choseOption(transcript: Transcript, choice: OfferedChoice): ValueFact {
+  for (let index = transcript.messages.length - 1; index >= 0; index--) {
+    const message = transcript.messages[index];
+    if (message?.role !== 'user') continue;
+    const lower = said(message);
+    const proposal = proposalBefore(transcript, index);
+    const asked = said(transcript.messages[proposal]);
+    const aboutHere = named(lower, choice.about).length > 0 || named(asked, choice.about).length > 0;
+    if (!aboutHere) continue;
+    let picked: [string, string[]] | undefined = optionNamed(lower, choice.options);
+    let evidence: Evidence[] = picked === undefined ? [] : [{ message: index, words: picked[1] }];
+    const reading = transcript.answerAt(index);
+    if (picked === undefined && reading !== undefined && reading.answer !== 'unsure') {
+      const summary = optionNamed(asked, choice.options);
+      const plain = reading.answer === 'yes' ? choice.onYes : choice.onNo;
+      if (reading.answer === 'yes' && summary !== undefined) picked = summary;
+      else if (plain !== undefined && transcript.asksAt(proposal)) picked = [plain, []];
+      if (picked !== undefined) {
+        evidence = [
+          { message: index, words: reading.words },
+          { message: proposal, words: picked[1].length > 0 ? picked[1] : named(asked, choice.about) },
+        ];
+      }
+    }
+    if (picked === undefined) continue;
+    const [option] = picked;
+    if (option === choice.value) return { answer: 'yes', evidence, value: option };
+    return { answer: 'no', evidence, value: option, reason: `the user chose \`${option}\`, not \`${choice.value}\`` };
+  }
+  return {
+    answer: 'unsure',
+    evidence: [],
+    reason: `the user has not chosen among the options on ${choice.about[0] ?? 'this'}`,
+  };
+}
+
+/**
+ * Whether the user gave one of `reasons` (each with the phrases that state it), and which: the latest user message
+ * that states one decides. `yes` with the reason as `value`; `unsure` when no user message states any.
+ */
+export function gaveReason(transcript: Transcript, reasons: Readonly<Record<string, readonly string[]>>): ValueFact {
+  for (let index = transcript.messages.length - 1; index >= 0; index--) {
+    const message = transcript.messages[index];
+    if (message?.role !== 'user') continue;
+    const lower = said(message);
+    for (const [reason, phrases] of Object.entries(reasons)) {
+      const words = named(lower, phrases);
+      if (words.length > 0) return { answer: 'yes', evidence: [{ message: index, words }], value: reason };
+    }
+  }
+  return { answer: 'unsure', evidence: [], reason: 'the user has not given a reason' };
+}
+
+/**
+ * Whether the agent asked the user about a matter (named by any of `about`) before the call: an assistant message
+ * that asks (see `asksForConfirmation`) and names it. `yes` with that message; `no` when no such message stands (the
+ * conversation is all there is to know).
+ */
+export function askedAbout(transcript: Transcript, about: readonly string[]): Fact {
+  for (let index = transcript.messages.length - 1; index >= 0; index--) {
+    if (transcript.messages[index]?.role !== 'assistant' || !transcript.asksAt(index)) continue;
+    const words = named(said(transcript.messages[index]), about);
+    if (words.length > 0) return { answer: 'yes', evidence: [{ message: index, words }] };
+  }
+  return { answer: 'no', evidence: [], reason: `the agent did not ask the user about ${about[0] ?? 'it'}` };
+}

@@ -4,10 +4,11 @@ import {
   generateText,
   jsonSchema,
   type ModelMessage,
+  type SingleToolApprovalFunction,
   type ToolSet,
   tool,
 } from 'ai';
-import { guardTools } from '../adapters/ai-sdk/index.ts';
+import { guardedToolApproval, guardTools } from '../adapters/ai-sdk/index.ts';
 import { isAffirmative } from '../dialogue/affirmation.ts';
 import type { LanguageModel } from '../llm/language-model.ts';
 import type { ToolCall } from '../model/tool-call.ts';
@@ -115,9 +116,34 @@ function runnableTools(domain: TauDomain, environment: TauEnvironment): ToolSet 
   return tools;
 }
 
-function askQuestion(call: ToolCall, verdict: Verdict | undefined): string {
-  const reasons = (verdict?.violations ?? []).map((violation) => violation.message).join(' ');
-  return `Before I go ahead I need your explicit approval to run ${call.name} with ${JSON.stringify(call.arguments)}.${reasons === '' ? '' : ` ${reasons}`} Do you approve? Please answer yes or no.`;
+function askQuestion(call: ToolCall, reason: string | undefined): string {
+  return `Before I go ahead I need your explicit approval to run ${call.name} with ${JSON.stringify(call.arguments)}.${reason === undefined ? '' : ` ${reason}`} Do you approve? Please answer yes or no.`;
+}
+
+/** Whether a call waits for a person, and why: the guarded tool set's approval, else the tool's own `needsApproval`. */
+async function approvalOf(
+  approval: SingleToolApprovalFunction<unknown, unknown, unknown> | undefined,
+  runnableTool: ToolSet[string],
+  call: ToolCall,
+  messages: ModelMessage[],
+): Promise<{ needed: boolean; reason?: string }> {
+  if (approval !== undefined) {
+    const status = await approval(call.arguments, {
+      toolCallId: call.id,
+      messages,
+      toolContext: undefined,
+      runtimeContext: undefined,
+    });
+    if (typeof status === 'object') {
+      return status.reason === undefined
+        ? { needed: status.type === 'user-approval' }
+        : { needed: status.type === 'user-approval', reason: status.reason };
+    }
+    return { needed: status === 'user-approval' };
+  }
+  const own = runnableTool.needsApproval;
+  const options = { toolCallId: call.id, messages, context: undefined };
+  return { needed: typeof own === 'function' ? await own(call.arguments as never, options as never) : own === true };
 }
 
 /**
@@ -159,6 +185,7 @@ export async function runEpisode(options: EpisodeOptions): Promise<EpisodeResult
           now: () => domain.now,
           onVerdict: (verdict, call) => lastVerdict.set(call.id, verdict),
         });
+  const approvals = guard === undefined ? undefined : guardedToolApproval(tools);
   const declared = declaredTools(domain);
   const user = new UserSimulator(options.user, task.instruction, usage);
   const messages: ModelMessage[] = [];
@@ -256,18 +283,13 @@ export async function runEpisode(options: EpisodeOptions): Promise<EpisodeResult
     // A tool the domain does not have: tau-bench answers `Unknown action`, from the environment.
     if (runnableTool?.execute === undefined) return { observation: undefined, stop: false, ran: false };
     const guardMessages = [...messages];
-    const approvalOptions = { toolCallId: call.id, messages: guardMessages, context: undefined };
-    const needsApproval =
-      typeof runnableTool.needsApproval === 'function'
-        ? await runnableTool.needsApproval(call.arguments as never, approvalOptions as never)
-        : runnableTool.needsApproval === true;
+    const approval = await approvalOf(approvals?.[call.name], runnableTool, call, guardMessages);
     let stop = false;
     let approved = false;
-    if (needsApproval) {
-      const verdict = lastVerdict.get(call.id);
+    if (approval.needed) {
       approved = options.ask === 'allow';
       if ((options.ask ?? 'user') === 'user') {
-        const question = askQuestion(call, verdict);
+        const question = askQuestion(call, approval.reason);
         const answer = await user.reply(question);
         stop = answer.includes(stopToken);
         approved = !stop && isAffirmative(answer);

@@ -126,6 +126,14 @@ export class CallGuard {
     }
   }
 
+  /**
+   * Reports a verdict the framework acts on by itself, outside `settle`: a call it refuses before any tool code runs,
+   * or a call it hands to the application to run.
+   */
+  decided(call: ToolCall, verdict: Verdict): void {
+    this.report(verdict, call, undefined);
+  }
+
   /** Reports a call a person answered that the framework then did not run (declined, or never answered). */
   declined(call: ToolCall, verdict: Verdict, answer: Exclude<AskAnswer, 'approved'>): void {
     this.report(verdict, call, { answer, ran: false });

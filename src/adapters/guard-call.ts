@@ -20,7 +20,10 @@ export interface AdapterOptions {
   invoker?: ToolInvoker;
   /** The policy's clock. Default: the current time. */
   now?: () => Date;
-  /** `feedback` (default) hands the feedback to the model as the tool's result; `throw` raises `GuardDeniedError`. */
+  /**
+   * `feedback` (default) hands the feedback to the model as the tool's result; `throw` raises `GuardDeniedError`. The
+   * AI SDK adapter refuses a call the AI SDK's own way whatever this says (see `guardTools`).
+   */
   onDeny?: 'feedback' | 'throw';
   /**
    * Called once per decision the adapter acts on: when it runs or blocks a call, and, for a call that went to a

@@ -1,19 +1,46 @@
-// Guard the tools of an AI SDK agent with the airline pack. Runs offline: a scripted model stands in for a real one
-// (such as `openai('gpt-4.1')`), and the airline's own tool port serves as the backend.
+// Guard the tools of an AI SDK agent with the airline pack. Runs offline: the AI SDK's mock model stands in for a
+// real one (such as `openai('gpt-4.1')`), and an in-memory airline (examples/airline-backend.ts) for your backend.
+import { fileURLToPath } from 'node:url';
 import { GuardRuntime, loadPack } from 'agentguard';
-import { guardTools } from 'agentguard/ai-sdk';
+import { guardedToolApproval, guardTools } from 'agentguard/ai-sdk';
 import { generateText, stepCountIs, tool } from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
 import { z } from 'zod';
-import { scriptedLanguageModel } from '../src/adapters/ai-sdk/test-doubles.ts';
-import { freshAirline } from '../src/adapters/airline-fixture.ts';
+import { airlineBackend } from './airline-backend.ts';
 
-const airline = await freshAirline();
-const model = scriptedLanguageModel([
-  { calls: [{ id: 'call_1', name: 'cancel_reservation', args: { reservation_id: '5XOFTB' } }] },
-  { text: 'I am sorry: this economy reservation without insurance cannot be cancelled.' },
-]);
+// Your backend: `run` performs a write, `invoker` answers the guards' read-only lookups, `now` is its clock.
+const airline = await airlineBackend();
+// Your model; here one that asks to cancel reservation 5XOFTB, then answers.
+const usage = {
+  inputTokens: { total: 0, noCache: 0, cacheRead: undefined, cacheWrite: undefined },
+  outputTokens: { total: 0, text: 0, reasoning: undefined },
+};
+const model = new MockLanguageModelV4({
+  doGenerate: [
+    {
+      content: [
+        {
+          type: 'tool-call',
+          toolCallId: 'call_1',
+          toolName: 'cancel_reservation',
+          input: '{"reservation_id":"5XOFTB"}',
+        },
+      ],
+      finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+      usage,
+      warnings: [],
+    },
+    {
+      content: [{ type: 'text', text: 'I am sorry: this economy reservation without insurance cannot be cancelled.' }],
+      finishReason: { unified: 'stop', raw: 'stop' },
+      usage,
+      warnings: [],
+    },
+  ],
+});
 
-const runtime = new GuardRuntime([await loadPack('packs/tau-airline')]);
+// The shipped airline pack, found by module name.
+const runtime = new GuardRuntime([await loadPack(fileURLToPath(import.meta.resolve('agentguard/packs/tau-airline')))]);
 const tools = guardTools(
   runtime,
   {
@@ -35,10 +62,12 @@ const result = await generateText({
     { role: 'user', content: 'Yes, please.' },
   ],
   tools,
+  // Asks go to a person with their reason; denied calls are refused the AI SDK's way (`execution-denied`).
+  toolApproval: guardedToolApproval(tools),
   stopWhen: stepCountIs(5),
 });
 
-const blocked = result.steps[0]?.toolResults[0]?.output;
+const refusal = result.steps[0]?.content.find((part) => part.type === 'tool-approval-response');
 console.log(`cancel_reservation ran: ${airline.ran.length > 0}`); // false: the guard blocked it
-console.log(`the model was told: ${String(blocked)}`); // feedbackFor(verdict): the policy and what to do instead
+console.log(`the model was told: ${refusal?.reason}`); // feedbackFor(verdict): the policy and what to do instead
 console.log(`the agent answered: ${result.text}`);

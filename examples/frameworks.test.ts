@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
@@ -64,4 +64,20 @@ describe('the framework examples', () => {
       assert.ok(readme.includes(`node ${example.file}`));
     });
   }
+});
+
+describe('the examples', () => {
+  it("import only agentguard's public entry points, the frameworks and each other, never the package's sources", async () => {
+    const files = (await readdir(new URL('.', import.meta.url))).filter(
+      (file) => file.endsWith('.ts') && !file.endsWith('.test.ts'),
+    );
+    assert.ok(files.length >= 5);
+    for (const file of files) {
+      const source = await readFile(new URL(file, import.meta.url), 'utf8');
+      for (const [, specifier = ''] of source.matchAll(/ from '([^']+)'/g)) {
+        const local = specifier.startsWith('.');
+        assert.ok(!local || /^\.\/[\w-]+\.ts$/.test(specifier), `${file} imports ${specifier}, outside the examples`);
+      }
+    }
+  });
 });

@@ -1,14 +1,17 @@
 // Guard the tools of a LangChain.js agent with the airline pack. Runs offline: LangChain's `fakeModel()` stands in
-// for a real model (such as `'openai:gpt-4.1'`), and the airline's own tool port serves as the backend.
+// for a real model (such as `'openai:gpt-4.1'`), and an in-memory airline (examples/airline-backend.ts) for your
+// backend.
 
 import { MemorySaver } from '@langchain/langgraph';
 import { GuardRuntime, loadPack } from 'agentguard';
 import { guardMiddleware } from 'agentguard/langchain';
 import { AIMessage, createAgent, fakeModel, HumanMessage, tool } from 'langchain';
 import { z } from 'zod';
-import { freshAirline } from '../src/adapters/airline-fixture.ts';
+import { airlineBackend, airlinePackDir } from './airline-backend.ts';
 
-const airline = await freshAirline();
+// Your backend: `run` performs a write, `invoker` answers the guards' read-only lookups, `now` is its clock.
+const airline = await airlineBackend();
+// Your model; here one that cancels at once, then asks.
 const model = fakeModel()
   .respondWithTools([{ id: 'call_1', name: 'cancel_reservation', args: { reservation_id: 'VYAAQN' } }])
   .respond(new AIMessage('Before I cancel, please confirm: cancel reservation VYAAQN (yes/no)?'));
@@ -18,7 +21,7 @@ const cancelReservation = tool(async ({ reservation_id }) => airline.run('cancel
   description: 'Cancel the whole reservation.',
   schema: z.object({ reservation_id: z.string() }),
 });
-const runtime = new GuardRuntime([await loadPack('packs/tau-airline')]);
+const runtime = new GuardRuntime([await loadPack(airlinePackDir)]);
 const agent = createAgent({
   model,
   tools: [cancelReservation],

@@ -1,22 +1,37 @@
 // Guard the tools of an OpenAI Agents SDK agent with the airline pack, where a person approves what policy
 // `cancel.eligibility` would refuse (its effect set to `ask` in the pack's manifest). Runs offline: a scripted model
-// stands in for a real one (such as `model: 'gpt-4.1'`), and the airline's own tool port serves as the backend.
+// stands in for a real one (such as `model: 'gpt-4.1'`), and an in-memory airline (examples/airline-backend.ts) for
+// your backend.
 
-import { Agent, setTracingDisabled, tool } from '@openai/agents';
+import { Agent, type Model, type ModelResponse, setTracingDisabled, tool, Usage } from '@openai/agents';
 import { GuardRuntime } from 'agentguard';
 import { guardAgentTools } from 'agentguard/openai-agents';
 import { z } from 'zod';
-import { airlinePack, freshAirline } from '../src/adapters/airline-fixture.ts';
-import { ScriptedAgentModel } from '../src/adapters/openai-agents/test-doubles.ts';
+import { airlineBackend, airlinePackWithAsk } from './airline-backend.ts';
 
 setTracingDisabled(true);
-const airline = await freshAirline();
-const model = new ScriptedAgentModel([
-  { calls: [{ id: 'call_1', name: 'cancel_reservation', args: { reservation_id: '5XOFTB' } }] },
-  { text: 'Your reservation 5XOFTB is cancelled.' },
-]);
+// Your backend: `run` performs a write, `invoker` answers the guards' read-only lookups, `now` is its clock.
+const airline = await airlineBackend();
+// Your model; here one that asks to cancel reservation 5XOFTB, then answers.
+const answers: ModelResponse['output'][] = [
+  [{ type: 'function_call', callId: 'call_1', name: 'cancel_reservation', arguments: '{"reservation_id":"5XOFTB"}' }],
+  [
+    {
+      type: 'message',
+      role: 'assistant',
+      status: 'completed',
+      content: [{ type: 'output_text', text: 'Your reservation 5XOFTB is cancelled.' }],
+    },
+  ],
+];
+const model: Model = {
+  getResponse: async () => ({ usage: new Usage(), output: answers.shift() ?? [] }),
+  getStreamedResponse: () => {
+    throw new Error('this example does not stream');
+  },
+};
 
-const runtime = new GuardRuntime([await airlinePack({ ask: ['cancel.eligibility'] })]);
+const runtime = new GuardRuntime([await airlinePackWithAsk(['cancel.eligibility'])]);
 const guard = guardAgentTools(
   runtime,
   [
@@ -50,3 +65,4 @@ for (const interruption of result.interruptions) result.state.approve(interrupti
 result = await guard.run(agent, result.state);
 console.log(`cancel_reservation ran: ${airline.ran.length > 0}`);
 console.log(`the agent answered: ${result.finalOutput}`);
+await runtime.close(); // the changed pack is not reviewed, so its guards ran in a worker thread

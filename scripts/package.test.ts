@@ -76,7 +76,10 @@ after(async () => {
 
 describe('the installed package', () => {
   it('imports every entry point from ESM JavaScript, and the root entry loads no framework', async () => {
-    const entries = Object.keys(repoPackage.exports).filter((entry) => entry !== './package.json');
+    // Entries of code; `./package.json` and the packs (`./packs/*`, folders of files) are not modules.
+    const entries = Object.keys(repoPackage.exports).filter(
+      (entry) => entry.startsWith('./') && !/json$|\*/.test(entry),
+    );
     const specifiers = entries.map((entry) => `agentguard${entry.slice(1)}`);
     await writeFile(
       join(project, 'entries.mjs'),
@@ -97,6 +100,23 @@ console.log(JSON.stringify({ root: Object.keys(rootEntry).length, frameworkUrls,
     for (const specifier of specifiers) assert.ok((report.names[specifier] ?? 0) > 0, `${specifier} exports nothing`);
   });
 
+  it('resolves the shipped packs by module name and loads them', async () => {
+    await writeFile(
+      join(project, 'packs.mjs'),
+      `import { fileURLToPath } from 'node:url';
+import { loadPack } from 'agentguard';
+const names = [];
+for (const name of ['tau-airline', 'mcp-filesystem']) {
+  names.push((await loadPack(fileURLToPath(import.meta.resolve(\`agentguard/packs/\${name}\`)))).manifest.domain);
+}
+console.log(names.join(' '));
+`,
+    );
+    const result = node(['packs.mjs']);
+    assert.equal(result.status, 0, result.stderr);
+    assert.equal(result.stdout.trim(), 'tau-airline mcp-filesystem');
+  });
+
   it('type-checks a strict TypeScript file under module and moduleResolution nodenext', async () => {
     await writeFile(
       join(project, 'tsconfig.json'),
@@ -114,14 +134,17 @@ console.log(JSON.stringify({ root: Object.keys(rootEntry).length, frameworkUrls,
     );
     await writeFile(
       join(project, 'usage.ts'),
-      `import { type Decision, feedbackFor, fromOpenAIChat, GuardRuntime, loadPack, type Verdict } from 'agentguard';
+      `import { fileURLToPath } from 'node:url';
+import { type Decision, feedbackFor, fromOpenAIChat, GuardRuntime, loadPack, type Verdict } from 'agentguard';
 import { guardTools } from 'agentguard/ai-sdk';
 import { guardMiddleware } from 'agentguard/langchain';
 import { GuardProxy } from 'agentguard/mcp';
 import { guardAgentTools } from 'agentguard/openai-agents';
 import { mockInvoker } from 'agentguard/testing';
+import type { Reservation } from 'agentguard/packs/tau-airline/guards/lib/records.ts';
 
-const runtime = new GuardRuntime([await loadPack('node_modules/agentguard/packs/tau-airline')]);
+// A shipped pack, found by module name wherever npm put the package, and the records its lookups answer.
+const runtime = new GuardRuntime([await loadPack(fileURLToPath(import.meta.resolve('agentguard/packs/tau-airline')))]);
 const verdict: Verdict = await runtime.check(
   { id: 'call_1', name: 'cancel_reservation', arguments: { reservation_id: 'ZFA04Y' } },
   { conversation: fromOpenAIChat([], 'c'), invoker: mockInvoker({}), now: new Date() },
@@ -130,8 +153,10 @@ const decision: Decision = verdict.decision;
 const text: string = feedbackFor(verdict);
 // @ts-expect-error a decision is one of three words, which proves the types resolved rather than fell back to any
 const wrong: Decision = 'maybe';
+// @ts-expect-error nor is a cabin any word
+const cabin: Reservation['cabin'] = 'first';
 export const entries = [guardTools, guardAgentTools, guardMiddleware, GuardProxy];
-export { decision, text, wrong };
+export { cabin, decision, text, wrong };
 `,
     );
     const tsc = join(project, 'node_modules', 'typescript', 'bin', 'tsc');

@@ -20,7 +20,10 @@ export interface AdapterOptions {
   invoker?: ToolInvoker;
   /** The policy's clock. Default: the current time. */
   now?: () => Date;
-  /** `feedback` (default) hands the feedback to the model as the tool's result; `throw` raises `GuardDeniedError`. */
+  /**
+   * `feedback` (default) hands the feedback to the model as the tool's result; `throw` raises `GuardDeniedError`. The
+   * AI SDK adapter refuses a call the AI SDK's own way whatever this says (see `guardTools`).
+   */
   onDeny?: 'feedback' | 'throw';
   /**
    * Called once per decision the adapter acts on: when it runs or blocks a call, and, for a call that went to a
@@ -124,6 +127,14 @@ export class CallGuard {
       const asked = verdict.decision === 'ask' || answer !== undefined;
       this.report(verdict, call, asked ? { answer: answer ?? 'unavailable', ran } : undefined);
     }
+  }
+
+  /**
+   * Reports a verdict the framework acts on by itself, outside `settle`: a call it refuses before any tool code runs,
+   * or a call it hands to the application to run.
+   */
+  decided(call: ToolCall, verdict: Verdict): void {
+    this.report(verdict, call, undefined);
   }
 
   /** Reports a call a person answered that the framework then did not run (declined, or never answered). */

@@ -1,5 +1,10 @@
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { Conversation } from '../model/conversation.ts';
 import type { GuardContext } from '../model/guard-context.ts';
 import type { FixturePolicy } from '../pack/fixture-pack.ts';
@@ -322,6 +327,36 @@ describe('unreviewed guard code runs in a worker', () => {
     } finally {
       await runtime.close();
     }
+  });
+  it('lets a process that decides a call and never closes the runtime exit by itself', async () => {
+    const dir = await writeFixturePack({
+      policies: [
+        limit,
+        {
+          id: 'act.looks',
+          body: "return (await context.invoker.invoke('look', {})).ok ? undefined : { message: 'no' };",
+        },
+      ],
+      reviewed: false,
+    });
+    const entry = (path: string) => JSON.stringify(pathToFileURL(packagePath(path)).href);
+    const script = `
+      import { GuardRuntime, loadPack } from ${entry('src/index.ts')};
+      import { guardContext, mockInvoker } from ${entry('src/testing/index.ts')};
+      const runtime = new GuardRuntime([await loadPack(process.argv[2])]);
+      const look = () => new Promise((resolve) => setTimeout(() => resolve({ ok: true }), 50));
+      const verdict = await runtime.check(
+        { id: 'c1', name: 'act', arguments: { n: 2 } },
+        guardContext({ invoker: mockInvoker({ look }) }),
+      );
+      console.log(verdict.decision);`;
+    await writeFile(join(dir, 'main.mjs'), script);
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--conditions=agentguard-source', join(dir, 'main.mjs'), dir],
+      { timeout: 20_000 },
+    );
+    assert.equal(stdout.trim(), 'allow');
   });
 });
 

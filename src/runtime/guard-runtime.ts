@@ -369,7 +369,20 @@ export class GuardRuntime {
     return failures;
   }
 
-  /** Stops worker threads, if any were started. */
+  /**
+   * Stops the worker threads that run unreviewed packs' guards, if any were started; call it when done with the
+   * runtime. A worker holds the process only while a call is in flight, so a process that never calls it still exits.
+   *
+   * @example
+   * ```ts
+   * const runtime = new GuardRuntime([await loadPack('my-compiled-pack')]);
+   * try {
+   *   await runtime.check(call, context);
+   * } finally {
+   *   await runtime.close();
+   * }
+   * ```
+   */
   async close(): Promise<void> {
     await Promise.all(this.executors.map((executor) => executor.close()));
   }

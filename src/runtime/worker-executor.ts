@@ -18,7 +18,8 @@ interface Pending {
  * Runs guard code that is not reviewed in a worker thread. The worker sees only copies of the call, the conversation
  * and lookup results; a check that hangs, even in a synchronous loop, is stopped by terminating the worker, and the
  * next call starts a fresh one. A worker first imports the pack's guard modules and says it is ready; the time budget
- * then covers the whole evaluation of one call, not the worker's start.
+ * then covers the whole evaluation of one call, not the worker's start. The worker keeps the process alive only while
+ * a call is in flight: a process that never calls `close()` still exits once its work is done.
  */
 export class WorkerExecutor implements GuardExecutor {
   private worker: Worker | undefined;
@@ -28,6 +29,8 @@ export class WorkerExecutor implements GuardExecutor {
   /** What the current worker reported when it imported the guard modules (see `WorkerReply`). */
   private modules: Record<string, string[] | string> = {};
   private nextId = 0;
+  /** How many calls (`evaluate`, `loadFailures`) are in flight; the worker is referenced only while one is. */
+  private inFlight = 0;
 
   /** What the worker needs to start: the pack's folder and its guard modules. */
   private readonly workerData: { packDir: string; guardFiles: string[] };
@@ -42,7 +45,6 @@ export class WorkerExecutor implements GuardExecutor {
   private start(): Worker {
     if (this.worker !== undefined) return this.worker;
     const worker = new Worker(moduleUrl(import.meta.url, './worker-entry'), { workerData: this.workerData });
-    worker.unref();
     let started = () => {};
     this.ready = new Promise((resolve) => {
       started = resolve;
@@ -58,8 +60,22 @@ export class WorkerExecutor implements GuardExecutor {
       this.failAll(worker, 'the guard worker exited');
       started();
     });
+    // Set after the listeners, since a `message` listener references the worker again.
+    if (this.inFlight === 0) worker.unref();
     this.worker = worker;
     return worker;
+  }
+
+  /** Runs one call with the current worker, and any it starts, keeping the process alive until the call settles. */
+  private async busy<T>(work: () => Promise<T>): Promise<T> {
+    this.inFlight++;
+    this.worker?.ref();
+    try {
+      return await work();
+    } finally {
+      this.inFlight--;
+      if (this.inFlight === 0) this.worker?.unref();
+    }
   }
 
   /** Fails, as faults, the calls still in flight on a worker that died. */
@@ -92,7 +108,17 @@ export class WorkerExecutor implements GuardExecutor {
     );
   }
 
-  async evaluate(
+  evaluate(
+    tool: LoadedTool,
+    policies: readonly string[],
+    call: ToolCall,
+    context: GuardContext,
+    timeoutMs: number,
+  ): Promise<PolicyOutcome[]> {
+    return this.busy(() => this.evaluateOnWorker(tool, policies, call, context, timeoutMs));
+  }
+
+  private async evaluateOnWorker(
     tool: LoadedTool,
     policies: readonly string[],
     call: ToolCall,
@@ -140,8 +166,11 @@ export class WorkerExecutor implements GuardExecutor {
   }
 
   async loadFailures(tool: LoadedTool, policies: readonly string[]): Promise<PolicyLoadFailure[]> {
-    const worker = this.start();
-    await this.ready;
+    const worker = await this.busy(async () => {
+      const started = this.start();
+      await this.ready;
+      return started;
+    });
     const loaded =
       this.worker !== worker
         ? 'the guard worker exited as it started'

@@ -15,6 +15,7 @@ import type { ToolCall } from '../model/tool-call.ts';
 import type { Decision, Verdict } from '../model/verdict.ts';
 import { feedbackFor } from '../runtime/feedback.ts';
 import type { GuardRuntime } from '../runtime/guard-runtime.ts';
+import { GuardDeniedError } from '../runtime/guard-tool.ts';
 import type { TauDomain, TauEnvironment } from './domain.ts';
 import { calculateReward, type RewardResult } from './reward.ts';
 import type { Task } from './task.ts';
@@ -308,17 +309,15 @@ export async function runEpisode(options: EpisodeOptions): Promise<EpisodeResult
         guardMessages.push({ role: 'tool', content: [{ type: 'tool-approval-response', approvalId, approved: true }] });
       }
     }
+    // The adapter refuses a call the AI SDK's way, with `GuardDeniedError`; tau-bench's agent reads its feedback.
     const output = stop
       ? feedbackFor(lastVerdict.get(call.id) as Verdict)
-      : String(
-          await runnableTool.execute(
-            call.arguments as never,
-            {
-              toolCallId: call.id,
-              messages: guardMessages,
-            } as never,
-          ),
-        );
+      : await Promise.resolve(
+          runnableTool.execute(call.arguments as never, { toolCallId: call.id, messages: guardMessages } as never),
+        ).then(String, (error: unknown) => {
+          if (error instanceof GuardDeniedError) return error.message;
+          throw error;
+        });
     const verdict = lastVerdict.get(call.id);
     const ran = !stop && (verdict === undefined || verdict.decision === 'allow' || approved);
     if (guard?.writeTools.has(call.name) && verdict !== undefined) {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { generateText, type ModelMessage, stepCountIs, streamText } from 'ai';
+import { generateText, type ModelMessage, stepCountIs, streamText, type ToolSet } from 'ai';
 import type { MockLanguageModelV4 } from 'ai/test';
 import type { AskOutcome } from '../../audit/audit-record.ts';
 import type { ToolCall } from '../../model/tool-call.ts';
@@ -12,16 +12,26 @@ import type { AdapterOptions } from '../guard-call.ts';
 import { guardedToolApproval, guardTools } from './index.ts';
 import { airlineTools, scriptedLanguageModel as model, modelMessages } from './test-doubles.ts';
 
-/** The text of every tool result the model was shown in a call, by tool call id. */
-function toolResultsSeen(mock: MockLanguageModelV4, call: number): Map<string, string> {
-  const seen = new Map<string, string>();
+/** Every tool result the model was shown in a call, by tool call id: its kind and its text (or reason). */
+function toolResultsSeen(mock: MockLanguageModelV4, call: number): Map<string, { type: string; text: string }> {
+  const seen = new Map<string, { type: string; text: string }>();
   for (const message of mock.doGenerateCalls[call]?.prompt ?? mock.doStreamCalls[call]?.prompt ?? []) {
     if (message.role !== 'tool') continue;
     for (const part of message.content) {
-      if (part.type === 'tool-result' && part.output.type === 'text') seen.set(part.toolCallId, part.output.value);
+      if (part.type !== 'tool-result') continue;
+      const { output } = part;
+      const text = output.type === 'execution-denied' ? (output.reason ?? '') : 'value' in output ? output.value : '';
+      seen.set(part.toolCallId, { type: output.type, text: String(text) });
     }
   }
   return seen;
+}
+
+/** The airline's lookup and cancellation, the cancellation as a client-side tool (no `execute`). */
+function clientSideCancel(airline: Awaited<ReturnType<typeof freshAirline>>): ToolSet {
+  const tools = airlineTools(airline, ['get_reservation_details', 'cancel_reservation']);
+  const { execute: _, ...cancelReservation } = tools.cancel_reservation as ToolSet[string];
+  return { ...tools, cancel_reservation: cancelReservation as ToolSet[string] };
 }
 
 async function setUp(options: { ask?: string[]; shadow?: boolean; lookupsFromTools?: boolean } = {}) {
@@ -45,7 +55,7 @@ const cancel = (id: string, reservationId: string) => ({
 });
 
 describe('agentguard/ai-sdk', () => {
-  it('keeps a denied write from the tool and shows the model the feedback (generateText, three steps)', async () => {
+  it('keeps a denied write from the tool and reports it as a tool error with the feedback (generateText, three steps)', async () => {
     const { runtime, airline, verdicts, adapterOptions } = await setUp();
     const mock = model([
       {
@@ -71,11 +81,44 @@ describe('agentguard/ai-sdk', () => {
       ['get_reservation_details'],
     );
     assert.equal(await airline.status(notCancellable.reservationId), 'active');
-    const feedback = toolResultsSeen(mock, 2).get('c2') ?? '';
-    assert.match(feedback, /was blocked/);
-    assert.match(feedback, /cancel\.eligibility/);
+    const seen = toolResultsSeen(mock, 2).get('c2');
+    assert.equal(seen?.type, 'error-text');
+    assert.match(seen?.text ?? '', /was blocked[\s\S]*cancel\.eligibility/);
+    const error = result.steps.flatMap((step) => step.content).find((part) => part.type === 'tool-error');
+    assert.ok(error?.error instanceof GuardDeniedError);
     assert.equal(verdicts.find((entry) => entry.call.id === 'c2')?.verdict.decision, 'deny');
     assert.equal(result.text, 'I cannot cancel it: it is not eligible.');
+  });
+
+  it('has the AI SDK refuse a denied call (execution-denied with the feedback) through guardedToolApproval', async () => {
+    const { runtime, airline, verdicts, adapterOptions } = await setUp();
+    const tools = guardTools(
+      runtime,
+      airlineTools(airline, ['get_reservation_details', 'cancel_reservation']),
+      adapterOptions,
+    );
+    const mock = model([{ calls: [cancel('c1', notCancellable.reservationId)] }, { text: 'It is not eligible.' }]);
+    const result = await generateText({
+      model: mock,
+      messages: modelMessages(
+        cancellationRequest(notCancellable.reservationId, notCancellable.userId, { confirmed: true }),
+      ),
+      tools,
+      toolApproval: guardedToolApproval(tools),
+      stopWhen: stepCountIs(5),
+    });
+    assert.deepEqual(airline.ran, []);
+    const seen = toolResultsSeen(mock, 1).get('c1');
+    assert.equal(seen?.type, 'execution-denied');
+    assert.match(seen?.text ?? '', /was blocked[\s\S]*cancel\.eligibility/);
+    const response = result.steps[0]?.content.find((part) => part.type === 'tool-approval-response');
+    assert.equal(response?.approved, false);
+    assert.match(response?.reason ?? '', /cancel\.eligibility/);
+    assert.deepEqual(
+      verdicts.map(({ verdict, call, outcome }) => [call.id, verdict.decision, outcome]),
+      [['c1', 'deny', undefined]],
+    );
+    assert.equal(result.text, 'It is not eligible.');
   });
 
   it('runs an allowed write once with the checked arguments (streamText)', async () => {
@@ -187,10 +230,10 @@ describe('agentguard/ai-sdk', () => {
     assert.throws(() => guardedToolApproval({}), /returned by `guardTools`/);
   });
 
-  it('does not let an approval the AI SDK settled on its own run an ask', async () => {
+  it('does not let an approval the AI SDK settled on its own run an ask, and reports it as a tool error', async () => {
     const { runtime, airline, adapterOptions } = await setUp({ ask: ['cancel.eligibility'] });
     const mock = model([{ calls: [cancel('c1', notCancellable.reservationId)] }, { text: 'Not cancelled.' }]);
-    await generateText({
+    const result = await generateText({
       model: mock,
       messages: modelMessages(
         cancellationRequest(notCancellable.reservationId, notCancellable.userId, { confirmed: true }),
@@ -204,7 +247,102 @@ describe('agentguard/ai-sdk', () => {
       stopWhen: stepCountIs(5),
     });
     assert.deepEqual(airline.ran, []);
-    assert.match(toolResultsSeen(mock, 1).get('c1') ?? '', /needs a person's approval/);
+    assert.deepEqual(toolResultsSeen(mock, 1).get('c1')?.type, 'error-text');
+    assert.match(toolResultsSeen(mock, 1).get('c1')?.text ?? '', /needs a person's approval/);
+    assert.ok(result.steps[0]?.content.some((part) => part.type === 'tool-error'));
+  });
+
+  const ownSettings = {
+    'a status per tool': { cancel_reservation: 'approved', get_reservation_details: 'user-approval' },
+    'a function': ({ toolCall }: { toolCall: { toolName: string } }) =>
+      toolCall.toolName === 'cancel_reservation' ? 'approved' : 'user-approval',
+  } as const;
+  for (const [kind, own] of Object.entries(ownSettings)) {
+    it(`sends an ask to a person with its reason whatever your own toolApproval says (${kind})`, async () => {
+      const { runtime, airline, verdicts, adapterOptions } = await setUp({ ask: ['cancel.eligibility'] });
+      const tools = guardTools(
+        runtime,
+        airlineTools(airline, ['get_reservation_details', 'cancel_reservation']),
+        adapterOptions,
+      );
+      const result = await generateText({
+        model: model([
+          {
+            calls: [
+              cancel('c1', notCancellable.reservationId),
+              { id: 'c2', name: 'get_reservation_details', args: { reservation_id: notCancellable.reservationId } },
+            ],
+          },
+        ]),
+        messages: modelMessages(
+          cancellationRequest(notCancellable.reservationId, notCancellable.userId, { confirmed: true }),
+        ),
+        tools,
+        toolApproval: guardedToolApproval(tools, own),
+        stopWhen: stepCountIs(5),
+      });
+      const requests = result.content.filter((part) => part.type === 'tool-approval-request');
+      assert.deepEqual(
+        requests.map((request) => [request.toolCall.toolCallId, request.isAutomatic ?? false]),
+        [
+          ['c1', false],
+          ['c2', false],
+        ],
+      );
+      assert.match(requests[0]?.reason ?? '', /needs a person's approval[\s\S]*cancel\.eligibility/);
+      assert.equal(requests[1]?.reason, undefined, 'your own setting decides an allowed call');
+      assert.deepEqual(airline.ran, []);
+      assert.deepEqual(
+        verdicts.map(({ call }) => call.id),
+        [],
+      );
+    });
+  }
+
+  it('guards a client-side tool before the application gets the call: refuses, asks with the reason, or hands it on', async () => {
+    const { runtime, airline, verdicts, adapterOptions } = await setUp({ ask: ['cancel.eligibility'] });
+    const tools = guardTools(runtime, clientSideCancel(airline), adapterOptions);
+    const run = (reservation: { reservationId: string; userId: string }, confirmed: boolean) =>
+      generateText({
+        model: model([{ calls: [cancel('c1', reservation.reservationId)] }, { text: 'Done.' }]),
+        messages: modelMessages(cancellationRequest(reservation.reservationId, reservation.userId, { confirmed })),
+        tools,
+        toolApproval: guardedToolApproval(tools),
+        stopWhen: stepCountIs(5),
+      });
+    const denied = await run(cancellable, false);
+    const response = denied.steps[0]?.content.find((part) => part.type === 'tool-approval-response');
+    assert.equal(response?.approved, false);
+    assert.match(response?.reason ?? '', /cancel\.user_confirmation/);
+    const asked = await run(notCancellable, true);
+    const request = asked.content.find((part) => part.type === 'tool-approval-request');
+    assert.match(request?.reason ?? '', /needs a person's approval[\s\S]*cancel\.eligibility/);
+    const allowed = await run(cancellable, true);
+    assert.deepEqual(
+      allowed.toolCalls.map((call) => [call.toolCallId, call.input]),
+      [['c1', { reservation_id: cancellable.reservationId }]],
+    );
+    assert.ok(!allowed.content.some((part) => part.type.startsWith('tool-approval')));
+    assert.deepEqual(
+      verdicts.map(({ verdict }) => verdict.decision),
+      ['deny', 'allow'],
+    );
+    assert.deepEqual(airline.ran, []);
+  });
+
+  it('fails the generation, never hands the call on, when a client-side tool is denied without guardedToolApproval', async () => {
+    const { runtime, airline, adapterOptions } = await setUp();
+    await assert.rejects(
+      generateText({
+        model: model([{ calls: [cancel('c1', cancellable.reservationId)] }, { text: 'Done.' }]),
+        messages: modelMessages(
+          cancellationRequest(cancellable.reservationId, cancellable.userId, { confirmed: false }),
+        ),
+        tools: guardTools(runtime, clientSideCancel(airline), adapterOptions),
+        stopWhen: stepCountIs(5),
+      }),
+      /client-side tool `cancel_reservation` is denied[\s\S]*guardedToolApproval/,
+    );
   });
 
   it('checks the call a person edited before approving it, not the draft', async () => {

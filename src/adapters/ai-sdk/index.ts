@@ -12,10 +12,16 @@
  * const result = await generateText({ model, messages, tools: guardTools(runtime, tools), stopWhen: stepCountIs(5) });
  * ```
  */
-import type { ModelMessage, SingleToolApprovalFunction, ToolApprovalStatus, ToolSet } from 'ai';
+import type {
+  GenericToolApprovalFunction,
+  ModelMessage,
+  ToolApprovalConfiguration,
+  ToolApprovalStatus,
+  ToolSet,
+} from 'ai';
 import { AgentGuardError } from '../../errors.ts';
-import type { ToolInvoker } from '../../model/guard-context.ts';
 import type { ToolCall } from '../../model/tool-call.ts';
+import type { Verdict } from '../../model/verdict.ts';
 import { feedbackFor } from '../../runtime/feedback.ts';
 import type { GuardRuntime } from '../../runtime/guard-runtime.ts';
 import { type AdapterOptions, CallGuard, toolsInvoker } from '../guard-call.ts';
@@ -27,10 +33,25 @@ export { approvedByPerson, fromModelMessages } from './from-model-messages.ts';
 
 type AnyTool = ToolSet[string];
 type ApprovalOptions = { toolCallId: string; messages: ModelMessage[]; context: unknown };
-/** A guarded tool set's approval functions, by tool name, for `guardedToolApproval`. */
-type ApprovalFunctions = Record<string, SingleToolApprovalFunction<unknown, unknown, unknown>>;
+/** What `guardedToolApproval` combines with the guard: the application's own `toolApproval` setting, if any. */
+// biome-ignore lint/suspicious/noExplicitAny: the AI SDK's tool and runtime contexts are the application's own.
+type OwnApproval<Tools extends ToolSet> = ToolApprovalConfiguration<Tools, any>;
+// biome-ignore lint/suspicious/noExplicitAny: as above.
+type GuardedApproval<Tools extends ToolSet> = GenericToolApprovalFunction<Tools, any, any>;
 
-const approvalsOf = new WeakMap<ToolSet, ApprovalFunctions>();
+/** What a guarded tool set's calls are decided with, for `guardedToolApproval`. */
+interface GuardedSet {
+  guard: CallGuard;
+  /** The tools as the application wrote them, by name. */
+  tools: ToolSet;
+  judge(name: string, input: unknown, toolCallId: string, messages: ModelMessage[]): Promise<Judged>;
+}
+interface Judged {
+  call: ToolCall;
+  verdict: Verdict;
+}
+
+const guardedSets = new WeakMap<ToolSet, GuardedSet>();
 
 let lookupCounter = 0;
 
@@ -40,23 +61,29 @@ function toolCall(name: string, input: unknown, toolCallId: string): ToolCall {
 
 /**
  * Guards every tool of an AI SDK tool set. Each call is decided from its final input (after the AI SDK's repair, or a
- * person's edit of the call before approving it) and the messages before it:
+ * person's edit of the call before approving it) and the messages before it. Pass
+ * `toolApproval: guardedToolApproval(tools)` too (AI SDK 7's approval setting; it also takes your own setting):
  *
- * - allow: the tool's `execute` runs once, with the input that was checked;
- * - deny: `execute` does not run; the model's next step receives `feedbackFor(verdict)` as the tool result
- *   (`onDeny: 'throw'` raises `GuardDeniedError` instead);
- * - ask: the tool's `needsApproval` answers true, so the AI SDK returns a `tool-approval-request` (with the reason when
- *   `toolApproval: guardedToolApproval(tools)` is passed too); once a person approves (a `tool-approval-response` in
- *   the next call's messages) the tool runs, and a declined call does not.
+ * - allow: the tool's `execute` runs once, with the input that was checked; a client-side tool (one without
+ *   `execute`) is handed to the application as usual;
+ * - deny: the call does not run. Through `guardedToolApproval` the AI SDK refuses it the way it refuses any call
+ *   (`execution-denied` with `feedbackFor(verdict)` as the reason, which the model reads); without it `execute` fails
+ *   with `GuardDeniedError` (a `tool-error`; the model reads the feedback as `error-text`), whatever `onDeny` says;
+ * - ask: the AI SDK returns a `tool-approval-request` (with the reason through `guardedToolApproval`); once a person
+ *   approves (a `tool-approval-response` in the next call's messages) the tool runs, and a declined call does not. A
+ *   call that reaches `execute` without a person's approval (a `toolApproval` setting of your own that does not go
+ *   through `guardedToolApproval` settled it) fails with `GuardDeniedError`, never silently.
  *
- * Every tool must have `execute`. Lookups the pack's guards make are answered by the tools of the same name in the set
- * (or by `options.invoker`).
+ * Client-side tools are decided in the approval path, before the call is handed to the application: without
+ * `guardedToolApproval`, a denied call of one fails the generation with an `AgentGuardError`, since a tool's
+ * `needsApproval` can only ask a person, not refuse. Lookups the pack's guards make are answered by the tools of the
+ * same name in the set that have `execute` (or by `options.invoker`).
  *
  * @example
  * ```ts
  * const tools = guardTools(runtime, { get_reservation_details, cancel_reservation }, { now: () => new Date() });
- * const result = await generateText({ model, messages, tools, stopWhen: stepCountIs(5) });
- * for (const part of result.content) if (part.type === 'tool-approval-request') console.log('needs approval', part);
+ * const result = await generateText({ model, messages, tools, toolApproval: guardedToolApproval(tools) });
+ * for (const part of result.content) if (part.type === 'tool-approval-request') console.log(part.reason);
  * ```
  */
 export function guardTools<Tools extends ToolSet>(
@@ -70,80 +97,118 @@ export function guardTools<Tools extends ToolSet>(
     const id = `agentguard_lookup_${++lookupCounter}`;
     return async (args) => execute(args as never, { toolCallId: id, messages: [], context: undefined as never });
   });
-  const guard = new CallGuard(runtime, options);
+  // The AI SDK reports a refused call as a tool error; a result would read as the tool's success.
+  const guard = new CallGuard(runtime, { ...options, onDeny: 'throw' });
+  const set: GuardedSet = {
+    guard,
+    tools,
+    async judge(name, input, toolCallId, messages) {
+      const call = toolCall(name, input, toolCallId);
+      return { call, verdict: await guard.decide(call, fromModelMessages(messages, call.id), lookups) };
+    },
+  };
   const guarded: Record<string, AnyTool> = {};
-  const approvals: ApprovalFunctions = {};
-  for (const [name, tool] of Object.entries(tools)) {
-    const approval = (input: unknown, approvalOptions: ApprovalOptions) =>
-      approvalStatus(guard, lookups, name, tool, input, approvalOptions);
-    guarded[name] = guardTool(guard, lookups, name, tool, approval);
-    approvals[name] = (input, { toolCallId, messages, toolContext }) =>
-      approval(input, { toolCallId, messages, context: toolContext });
-  }
-  approvalsOf.set(guarded, approvals);
+  for (const [name, tool] of Object.entries(tools)) guarded[name] = guardTool(set, name, tool);
+  guardedSets.set(guarded, set);
   return guarded as Tools;
 }
 
 /**
- * The `toolApproval` option of `generateText` and `streamText` for a tool set returned by `guardTools`: the same
- * decisions as the guarded tools' `needsApproval`, but a call that needs approval carries the reason (the `ask`
- * verdict's feedback: the policies and what they require) in its `tool-approval-request`.
+ * The `toolApproval` option of `generateText`, `streamText` and agents for a tool set returned by `guardTools`. A
+ * guarded call that needs approval becomes a `tool-approval-request` whose `reason` is the `ask` verdict's feedback
+ * (the policies and what they require); a denied call is refused (`execution-denied`, the feedback as its reason);
+ * an allowed call gets `own`, your own `toolApproval` setting (a function, or a status or function per tool), else
+ * the tool's `needsApproval`. Calls of tools outside the guarded set get `own` alone.
  *
  * @example
  * ```ts
- * const tools = guardTools(runtime, { cancel_reservation });
- * const result = await generateText({ model, messages, tools, toolApproval: guardedToolApproval(tools) });
+ * const tools = guardTools(runtime, { cancel_reservation, send_receipt });
+ * const toolApproval = guardedToolApproval(tools, { send_receipt: 'approved' });
+ * const result = await generateText({ model, messages, tools, toolApproval });
  * for (const part of result.content) if (part.type === 'tool-approval-request') console.log(part.reason);
  * ```
  */
-export function guardedToolApproval(tools: ToolSet): ApprovalFunctions {
-  const approvals = approvalsOf.get(tools);
-  if (approvals === undefined) {
+export function guardedToolApproval<Tools extends ToolSet>(
+  tools: Tools,
+  own?: OwnApproval<Tools>,
+): GuardedApproval<Tools> {
+  const set = guardedSets.get(tools);
+  if (set === undefined) {
     throw new AgentGuardError('invalid_input', 'expected a tool set returned by `guardTools`');
   }
-  return approvals;
+  return async (options) => {
+    const { toolCall: call, messages } = options;
+    const name = call.toolName;
+    const ownStatus = () => ownApproval(own, options);
+    const tool = Object.hasOwn(set.tools, name) ? set.tools[name] : undefined;
+    if (tool === undefined) return ownStatus();
+    const { call: checked, verdict } = await set.judge(name, call.input, call.toolCallId, messages);
+    if (verdict.decision === 'ask') return { type: 'user-approval', reason: feedbackFor(verdict) };
+    if (verdict.decision === 'deny') {
+      set.guard.decided(checked, verdict);
+      return { type: 'denied', reason: feedbackFor(verdict) };
+    }
+    if (tool.execute === undefined) set.guard.decided(checked, verdict);
+    if (own !== undefined) return ownStatus();
+    const context = toolContextOf(options, name);
+    return (await toolNeedsApproval(tool, call.input, { toolCallId: call.toolCallId, messages, context }))
+      ? 'user-approval'
+      : 'not-applicable';
+  };
 }
 
-/** Whether a call waits for a person: `user-approval` with the reason for an `ask`, else the tool's own answer. */
-async function approvalStatus(
-  guard: CallGuard,
-  lookups: ToolInvoker,
-  name: string,
-  tool: AnyTool,
-  input: unknown,
-  approvalOptions: ApprovalOptions,
+/** The application's own approval status for a call, as the AI SDK would resolve it without the guard. */
+async function ownApproval<Tools extends ToolSet>(
+  own: OwnApproval<Tools> | undefined,
+  options: Parameters<GuardedApproval<Tools>>[0],
 ): Promise<ToolApprovalStatus> {
-  const call = toolCall(name, input, approvalOptions.toolCallId);
-  const verdict = await guard.askFor(call, fromModelMessages(approvalOptions.messages, call.id), lookups);
-  if (verdict !== undefined) return { type: 'user-approval', reason: feedbackFor(verdict) };
-  const own = tool.needsApproval;
-  const needed = typeof own === 'function' ? await own(input as never, approvalOptions as never) : (own ?? false);
-  return needed ? 'user-approval' : 'not-applicable';
+  if (own === undefined) return 'not-applicable';
+  if (typeof own === 'function') return own(options);
+  const name = options.toolCall.toolName as keyof Tools;
+  const entry = Object.hasOwn(own, name) ? own[name] : undefined;
+  if (typeof entry !== 'function') return entry;
+  return entry(options.toolCall.input as never, {
+    toolCallId: options.toolCall.toolCallId,
+    messages: options.messages,
+    toolContext: toolContextOf(options, name as string) as never,
+    runtimeContext: options.runtimeContext,
+  });
 }
 
-function guardTool(
-  guard: CallGuard,
-  lookups: ToolInvoker,
-  name: string,
-  tool: AnyTool,
-  approval: (input: unknown, approvalOptions: ApprovalOptions) => Promise<ToolApprovalStatus>,
-): AnyTool {
+function toolContextOf(options: { toolsContext: unknown }, name: string): unknown {
+  return (options.toolsContext as Record<string, unknown> | undefined)?.[name];
+}
+
+async function toolNeedsApproval(tool: AnyTool, input: unknown, options: ApprovalOptions): Promise<boolean> {
+  const own = tool.needsApproval;
+  return typeof own === 'function' ? await own(input as never, options as never) : (own ?? false);
+}
+
+function guardTool(set: GuardedSet, name: string, tool: AnyTool): AnyTool {
   const execute = tool.execute;
-  if (execute === undefined) {
-    throw new AgentGuardError(
-      'invalid_input',
-      `tool \`${name}\` has no \`execute\`: agentguard guards the tools the AI SDK runs itself`,
-    );
-  }
+  // Reached only where no `toolApproval` setting covers the tool: `needsApproval` can ask a person, never refuse.
+  const needsApproval = async (input: unknown, approvalOptions: ApprovalOptions): Promise<boolean> => {
+    const { call, verdict } = await set.judge(name, input, approvalOptions.toolCallId, approvalOptions.messages);
+    if (verdict.decision === 'ask') return true;
+    if (execute !== undefined) return verdict.decision === 'allow' && toolNeedsApproval(tool, input, approvalOptions);
+    if (verdict.decision === 'deny') {
+      set.guard.decided(call, verdict);
+      throw new AgentGuardError(
+        'guard_denied',
+        `call \`${call.id}\` of client-side tool \`${name}\` is denied, and \`needsApproval\` cannot refuse it: pass \`toolApproval: guardedToolApproval(tools)\`: ${feedbackFor(verdict)}`,
+      );
+    }
+    set.guard.decided(call, verdict);
+    return toolNeedsApproval(tool, input, approvalOptions);
+  };
+  if (execute === undefined) return { ...tool, needsApproval } as AnyTool;
   return {
     ...tool,
-    needsApproval: async (input: unknown, approvalOptions: ApprovalOptions) =>
-      (await approval(input, approvalOptions)) !== 'not-applicable',
+    needsApproval,
     execute: async (input: unknown, executeOptions: { toolCallId: string; messages: ModelMessage[] }) => {
-      const call = toolCall(name, input, executeOptions.toolCallId);
-      const verdict = await guard.decide(call, fromModelMessages(executeOptions.messages, call.id), lookups);
+      const { call, verdict } = await set.judge(name, input, executeOptions.toolCallId, executeOptions.messages);
       const answer = approvedByPerson(executeOptions.messages, call.id) ? 'approved' : undefined;
-      return guard.settle(call, verdict, answer, async () => execute(input as never, executeOptions as never));
+      return set.guard.settle(call, verdict, answer, async () => execute(input as never, executeOptions as never));
     },
   } as AnyTool;
 }

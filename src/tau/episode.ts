@@ -1,10 +1,10 @@
 import {
   type LanguageModel as AiSdkLanguageModel,
   type AssistantModelMessage,
+  type GenericToolApprovalFunction,
   generateText,
   jsonSchema,
   type ModelMessage,
-  type SingleToolApprovalFunction,
   type ToolSet,
   tool,
 } from 'ai';
@@ -123,17 +123,19 @@ function askQuestion(call: ToolCall, reason: string | undefined): string {
 
 /** Whether a call waits for a person, and why: the guarded tool set's approval, else the tool's own `needsApproval`. */
 async function approvalOf(
-  approval: SingleToolApprovalFunction<unknown, unknown, unknown> | undefined,
+  approval: GenericToolApprovalFunction<ToolSet, never, unknown> | undefined,
   runnableTool: ToolSet[string],
   call: ToolCall,
   messages: ModelMessage[],
 ): Promise<{ needed: boolean; reason?: string }> {
   if (approval !== undefined) {
-    const status = await approval(call.arguments, {
-      toolCallId: call.id,
-      messages,
-      toolContext: undefined,
+    const toolCall = { type: 'tool-call', toolCallId: call.id, toolName: call.name, input: call.arguments };
+    const status = await approval({
+      toolCall: toolCall as never,
+      tools: undefined,
+      toolsContext: undefined as never,
       runtimeContext: undefined,
+      messages,
     });
     if (typeof status === 'object') {
       return status.reason === undefined
@@ -186,7 +188,7 @@ export async function runEpisode(options: EpisodeOptions): Promise<EpisodeResult
           now: () => domain.now,
           onVerdict: (verdict, call) => lastVerdict.set(call.id, verdict),
         });
-  const approvals = guard === undefined ? undefined : guardedToolApproval(tools);
+  const guardedApproval = guard === undefined ? undefined : guardedToolApproval(tools);
   const declared = declaredTools(domain);
   const user = new UserSimulator(options.user, task.instruction, usage);
   const messages: ModelMessage[] = [];
@@ -284,7 +286,7 @@ export async function runEpisode(options: EpisodeOptions): Promise<EpisodeResult
     // A tool the domain does not have: tau-bench answers `Unknown action`, from the environment.
     if (runnableTool?.execute === undefined) return { observation: undefined, stop: false, ran: false };
     const guardMessages = [...messages];
-    const approval = await approvalOf(approvals?.[call.name], runnableTool, call, guardMessages);
+    const approval = await approvalOf(guardedApproval, runnableTool, call, guardMessages);
     let stop = false;
     let approved = false;
     if (approval.needed) {

@@ -15,8 +15,8 @@ function positiveInteger(text: string | undefined, fallback: number, name: strin
 /** Variants of each kind made per input. */
 export const size = positiveInteger(process.env.METAMORPHIC_SIZE, 3, 'METAMORPHIC_SIZE');
 
-/** The seed every variant is drawn from. */
-const seed = positiveInteger(process.env.METAMORPHIC_SEED, 16, 'METAMORPHIC_SEED');
+/** The seed every variant is drawn from, and the generators' own property tests too. */
+export const seed = positiveInteger(process.env.METAMORPHIC_SEED, 16, 'METAMORPHIC_SEED');
 
 /** The run's seed mixed with a name (FNV-1a), so that each input and kind draws its own variants. */
 function seedFor(name: string): number {

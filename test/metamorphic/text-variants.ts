@@ -51,10 +51,15 @@ export const withCompatibilityForms = (text: string): fc.Arbitrary<string> => {
     pieces.push(piece);
     rest = rest.slice(piece.length);
   }
-  const choices = pieces.map((piece) => {
-    const forms = piece.length > 1 ? ligatures.filter(([letters]) => letters === piece).map(([, form]) => form) : [];
-    return [...forms, ...compatibilityForms(piece)];
-  });
+  // A ligature's letters become the ligature, or each letter its fullwidth form.
+  const choices = pieces.map((piece) =>
+    piece.length > 1
+      ? [
+          ...ligatures.filter(([letters]) => letters === piece).map(([, form]) => form),
+          [...piece].map(fullwidth).join(''),
+        ]
+      : compatibilityForms(piece),
+  );
   return fc.array(fc.nat(), { minLength: pieces.length, maxLength: pieces.length }).chain((picks) =>
     fc.array(fc.boolean(), { minLength: pieces.length, maxLength: pieces.length }).map((change) =>
       pieces

@@ -6,6 +6,7 @@ import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { withKeysReordered } from './argument-order.ts';
 import { respelt } from './path-variants.ts';
+import { seed } from './sampling.ts';
 import {
   conditional,
   plainRefusal,
@@ -14,6 +15,9 @@ import {
   withFormatCharacters,
   withTypography,
 } from './text-variants.ts';
+
+// The same seed as the variants, so that a run is reproduced by its seed (`METAMORPHIC_SEED`).
+fc.configureGlobal({ seed });
 
 const message = fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 60 });
 

@@ -14,8 +14,7 @@ import { DemonstrationMemory } from '../src/guard-agent/memory.ts';
 import { loadPostgresParser } from '../src/guard-agent/toolbox/postgres-parser.ts';
 import { createToolbox } from '../src/guard-agent/toolbox/toolbox.ts';
 import { Budget } from '../src/llm/budget.ts';
-import { RecordingModel, readCassette } from '../src/llm/cassette.ts';
-import type { LanguageModel, ModelResponse } from '../src/llm/language-model.ts';
+import { inRecordedOrder, RecordingModel, readCassette } from '../src/llm/cassette.ts';
 
 const { values } = parseArgs({
   options: {
@@ -27,22 +26,8 @@ const { values } = parseArgs({
 });
 if (values.recording === undefined || values.note === undefined)
   throw new Error('usage: node scripts/rekey-guard-agent-recording.ts --recording <file> --limit <n> --note "<…>"');
-const stepOf = (step: string) => step.replace(/@v\d+$/, '');
 const cassette = await readCassette(values.recording);
-const byStep = new Map<string, ModelResponse[]>();
-for (const { step, text, usage } of cassette.entries) {
-  const { inputTokens, outputTokens, estimated } = usage;
-  const response = { text, usage: { inputTokens, outputTokens, ...(estimated ? { estimated } : {}) } };
-  byStep.set(stepOf(step), [...(byStep.get(stepOf(step)) ?? []), response]);
-}
-const inOrder: LanguageModel = {
-  id: cassette.source,
-  complete: async (request) => {
-    const answer = byStep.get(stepOf(request.step))?.shift();
-    if (answer === undefined) throw new Error(`the recording has no further answer for step \`${request.step}\``);
-    return answer;
-  },
-};
+const inOrder = inRecordedOrder(cassette, cassette.source);
 const source = `${cassette.source}; re-keyed onto later prompts in recorded order (${values.note})`;
 const model = new RecordingModel(inOrder, source);
 await loadPostgresParser();

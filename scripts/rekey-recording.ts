@@ -9,8 +9,7 @@
  * `node scripts/rekey-recording.ts --recording <file> --note "<what changed>" [--map <tools>] [--generate <tools>]`
  */
 import { parseArgs } from 'node:util';
-import { readCassette } from '../src/llm/cassette.ts';
-import type { LanguageModel, ModelResponse } from '../src/llm/language-model.ts';
+import { inRecordedOrder, readCassette } from '../src/llm/cassette.ts';
 import { runCompilerEvaluation } from './eval-compiler.ts';
 
 const { values } = parseArgs({
@@ -26,23 +25,11 @@ if (values.recording === undefined || values.note === undefined) {
     'usage: node scripts/rekey-recording.ts --recording <file> --note "<what changed>" [--map …] [--generate …]',
   );
 }
-/** A step's name without its prompt version: `generate.test_cases@v2` is `generate.test_cases`. */
-const unversioned = (step: string) => step.replace(/@v\d+$/, '');
 const cassette = await readCassette(values.recording);
-const byStep = new Map<string, ModelResponse[]>();
-for (const { step, text, usage } of cassette.entries) {
-  const { inputTokens, outputTokens, estimated } = usage;
-  const response = { text, usage: { inputTokens, outputTokens, ...(estimated ? { estimated } : {}) } };
-  byStep.set(unversioned(step), [...(byStep.get(unversioned(step)) ?? []), response]);
-}
-const inOrder: LanguageModel = {
-  id: `${cassette.source}; re-keyed onto later prompts in recorded order (${values.note})`,
-  complete: async (request) => {
-    const answer = byStep.get(unversioned(request.step))?.shift();
-    if (answer === undefined) throw new Error(`the recording has no further answer for step \`${request.step}\``);
-    return answer;
-  },
-};
+const inOrder = inRecordedOrder(
+  cassette,
+  `${cassette.source}; re-keyed onto later prompts in recorded order (${values.note})`,
+);
 const report = await runCompilerEvaluation(
   [
     '--record',

@@ -36,6 +36,38 @@ export async function readCassette(file: string): Promise<Cassette> {
   return parseInput(cassetteSchema, parseJsonText(await readFile(file, 'utf8'), file), file);
 }
 
+/** A step's name without its prompt version: `generate.test_cases@v2` is `generate.test_cases`. */
+const unversioned = (step: string) => step.replace(/@v\d+$/, '');
+
+/**
+ * Answers each request with the next answer the cassette holds for the same step, whatever the step's prompt
+ * version, in recorded order: for re-keying a recording onto prompts changed since it was made, where the change left
+ * the sequence of requests as it was (check that the figures come out as before). A step with no answer left throws.
+ *
+ * @example
+ * ```ts
+ * const model = inRecordedOrder(await readCassette('run.json'), 'run.json, re-keyed');
+ * ```
+ */
+export function inRecordedOrder(cassette: Cassette, id: string): LanguageModel {
+  const byStep = new Map<string, ModelResponse[]>();
+  for (const { step, text, usage } of cassette.entries) {
+    const { inputTokens, outputTokens, estimated } = usage;
+    const response = { text, usage: { inputTokens, outputTokens, ...(estimated ? { estimated } : {}) } };
+    byStep.set(unversioned(step), [...(byStep.get(unversioned(step)) ?? []), response]);
+  }
+  return {
+    id,
+    complete: async (request) => {
+      const answer = byStep.get(unversioned(request.step))?.shift();
+      if (answer === undefined) {
+        throw new AgentGuardError('model_error', `the recording has no further answer for step \`${request.step}\``);
+      }
+      return answer;
+    },
+  };
+}
+
 /**
  * Answers from a cassette: the same request gets the recorded answer; a request the cassette lacks fails with its step
  * and key, so a changed prompt is noticed rather than answered wrongly.

@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { z } from 'zod';
 import { AgentGuardError } from '../errors.ts';
 import { Budget, formatSpending } from './budget.ts';
-import { RecordingModel, ReplayModel, readCassette } from './cassette.ts';
+import { inRecordedOrder, RecordingModel, ReplayModel, readCassette } from './cassette.ts';
 import { ExchangeModel } from './exchange-model.ts';
 import { createLanguageModel } from './providers.ts';
 import { ScriptedModel } from './scripted-model.ts';
@@ -76,6 +76,28 @@ describe('recordings', () => {
       }),
       /no answer for step `map.test`/,
     );
+  });
+});
+
+describe('inRecordedOrder', () => {
+  it("answers each step's requests with its recorded answers in order, whatever the prompt version", async () => {
+    const usage = { inputTokens: 1, outputTokens: 1 };
+    const cassette = {
+      format: 1 as const,
+      source: 'recorded',
+      entries: [
+        { key: 'a', step: 'plan@v1', text: 'first plan', usage },
+        { key: 'b', step: 'code@v1', text: 'code', usage },
+        { key: 'c', step: 'plan@v1', text: 'second plan', usage },
+      ],
+    };
+    const model = inRecordedOrder(cassette, 'recorded, re-keyed');
+    const ask = (step: string) => model.complete({ step, system: 'changed', messages: [] });
+    assert.equal((await ask('plan@v2')).text, 'first plan');
+    assert.equal((await ask('plan@v2')).text, 'second plan');
+    assert.equal((await ask('code@v3')).text, 'code');
+    await assert.rejects(ask('plan@v2'), /no further answer for step `plan@v2`/);
+    assert.equal(model.id, 'recorded, re-keyed');
   });
 });
 

@@ -172,44 +172,47 @@ evaluate
   .option('--json', 'print the summary as JSON')
   .action(evalGuardAgentCommand);
 
-evaluate
-  .command('guard-agent-loop')
-  .description(
-    "The guard agent's loop on EICU-AC tasks, one memory across them: LPA, LPP, LPR and CCA against SQLite's own reading, and model calls per task",
-  )
-  .option('--dataset <name>', 'eicu-ac', 'eicu-ac')
-  .option('--data <file>', 'the scenario', 'data/eicu-ac/eicu-ac.json')
-  .option('--limit <n>', 'how many tasks, spread over the questions, roles in turn', '20')
-  .option('--model <name>', 'openai:…, anthropic:…, openai-compatible:…, exchange:<dir>')
-  .option('--base-url <url>', 'base URL of the model API')
-  .option('--record <file>', 'record every model call to this file')
-  .option('--replay <file>', 'answer model calls from this recording instead of a model')
+/** The model options of an evaluation: which model, or a recording to record to or replay from. */
+const evalModelOptions = (command: Command) =>
+  command
+    .option('--model <name>', 'openai:…, anthropic:…, openai-compatible:…, exchange:<dir>')
+    .option('--base-url <url>', 'base URL of the model API')
+    .option('--record <file>', 'record every model call to this file')
+    .option('--replay <file>', 'answer model calls from this recording instead of a model')
+    .option('--timeout <seconds>', 'time limit of one model call (raise it for exchange:<dir>)', '120');
+
+evalModelOptions(
+  evaluate
+    .command('guard-agent-loop')
+    .description(
+      "The guard agent's loop on EICU-AC tasks, one memory across them: LPA, LPP, LPR and CCA against SQLite's own reading, and model calls per task",
+    )
+    .option('--dataset <name>', 'eicu-ac', 'eicu-ac')
+    .option('--data <file>', 'the scenario', 'data/eicu-ac/eicu-ac.json')
+    .option('--limit <n>', 'how many tasks, spread over the questions, roles in turn', '20'),
+)
   .option('--memory <file>', 'the memory (SQLite file; default: in memory)')
   .option('--out <file>', 'also write one JSON line per task')
-  .option('--timeout <seconds>', 'time limit of one model call (raise it for exchange:<dir>)', '120')
   .option('--max-calls <n>', 'model calls allowed in all', '400')
   .option('--json', 'print the summary as JSON')
   .action(evalGuardAgentLoopCommand);
 
-evaluate
-  .command('guard-agent-rules')
-  .description(
-    'The guard agent on a rule request over web tasks, loop mode (CheckRule) against classify mode (CheckRule and Classify): accuracy, missed violations and model calls per task',
-  )
-  .option(
-    '--data <dir>',
-    'the rule set: request.md, spec.md, rules.json, profiles.json, tasks.json',
-    'data/webarena-rules',
-  )
-  .option('--modes <modes>', 'comma-separated: loop, classify', 'loop,classify')
-  .option('--limit <n>', 'tasks in classify mode, spread over the set (default: all)')
-  .option('--loop-limit <n>', 'tasks in loop mode, spread over the set (each may cost a plan and a code call)', '20')
-  .option('--model <name>', 'openai:…, anthropic:…, openai-compatible:…, exchange:<dir>')
-  .option('--base-url <url>', 'base URL of the model API')
-  .option('--record <file>', 'record every model call to this file')
-  .option('--replay <file>', 'answer model calls from this recording instead of a model')
+evalModelOptions(
+  evaluate
+    .command('guard-agent-rules')
+    .description(
+      'The guard agent on a rule request over web tasks, loop mode (CheckRule) against classify mode (CheckRule and Classify): accuracy, missed violations and model calls per task',
+    )
+    .option(
+      '--data <dir>',
+      'the rule set: request.md, spec.md, rules.json, profiles.json, tasks.json',
+      'data/webarena-rules',
+    )
+    .option('--modes <modes>', 'comma-separated: loop, classify', 'loop,classify')
+    .option('--limit <n>', 'tasks in classify mode, spread over the set (default: all)')
+    .option('--loop-limit <n>', 'tasks in loop mode, spread over the set (each may cost a plan and a code call)', '20'),
+)
   .option('--out <file>', 'also write one JSON line per task and mode')
-  .option('--timeout <seconds>', 'time limit of one model call (raise it for exchange:<dir>)', '120')
   .option('--max-calls <n>', 'model calls allowed per mode', '200')
   .option('--json', 'print the summaries as JSON')
   .action(evalGuardAgentRulesCommand);

@@ -77,6 +77,7 @@ export async function runCompilerEvaluation(argv: readonly string[], answering?:
       runs: { type: 'string' },
       json: { type: 'string' },
       timeout: { type: 'string', default: '120' },
+      concurrency: { type: 'string', default: '1' },
       'max-calls': { type: 'string', default: '1000' },
     },
   });
@@ -119,6 +120,7 @@ export async function runCompilerEvaluation(argv: readonly string[], answering?:
       clock: airlineClock,
       timeZone: '-05:00',
       timeoutMs: Number(values.timeout) * 1000,
+      concurrency: Number(values.concurrency),
       onProgress: (line) => process.stderr.write(`${line}\n`),
     });
     if (values.json !== undefined) await writeAtomically(values.json, `${JSON.stringify(evaluation, null, 2)}\n`);

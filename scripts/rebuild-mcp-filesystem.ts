@@ -11,9 +11,12 @@ import { packDifferences } from './rebuild-tau-airline.ts';
 
 const cli = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
 
-/** Runs the build from the recording into `out`; returns the paths where it differs from the committed pack. */
-export async function rebuildMcpFilesystem(out: string): Promise<string[]> {
-  await promisify(execFile)(process.execPath, [cli, ...buildArguments(out), '--replay', recordingFile], {
+/**
+ * Runs the build from the recording into `out`, with any further build options; returns the paths where it differs
+ * from the committed pack.
+ */
+export async function rebuildMcpFilesystem(out: string, options: readonly string[] = []): Promise<string[]> {
+  await promisify(execFile)(process.execPath, [cli, ...buildArguments(out), '--replay', recordingFile, ...options], {
     maxBuffer: 16 * 1024 * 1024,
   });
   return packDifferences(packDir, out);

@@ -35,6 +35,16 @@ export interface CompileOptions {
   maxCalls: string;
   maxTokens: string;
   timeout: string;
+  concurrency?: string;
+}
+
+/** The number of `--concurrency <n>`: a whole number from 1. */
+function concurrencyOf(value: string): number {
+  const count = Number(value);
+  if (!Number.isInteger(count) || count < 1) {
+    throw new AgentGuardError('invalid_input', `--concurrency takes a whole number from 1, not \`${value}\``);
+  }
+  return count;
 }
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -119,6 +129,7 @@ async function map(
     rounds: Number(options.rounds),
     ...(options.guardReadOnly === undefined ? {} : { guardReadOnly: options.guardReadOnly.split(',') }),
     timeoutMs: Number(options.timeout) * 1000,
+    concurrency: concurrencyOf(options.concurrency ?? '1'),
     votes: Number(options.votes),
     onProgress: (tool, step) => log(`[map] ${tool}: ${step}`),
   });
@@ -216,6 +227,7 @@ async function generate(
     typeChecker: new GuardTypeChecker(),
     maxRepairs: Number(options.maxRepairs),
     timeoutMs: Number(options.timeout) * 1000,
+    concurrency: concurrencyOf(options.concurrency ?? '1'),
     ...(options.force === undefined ? {} : { force: options.force }),
     onProgress: (event) =>
       log(

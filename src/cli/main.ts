@@ -88,7 +88,12 @@ const modelOptions = (command: Command) =>
     .option('--replay <file>', 'answer model calls from this recording instead of a model')
     .option('--max-calls <n>', 'model calls allowed for the build', '500')
     .option('--max-tokens <n>', 'tokens allowed for the build', '5000000')
-    .option('--timeout <seconds>', 'time limit of one model call (raise it for exchange:<dir>)', '120');
+    .option('--timeout <seconds>', 'time limit of one model call (raise it for exchange:<dir>)', '120')
+    .option(
+      '--concurrency <n>',
+      'tools mapped and policies generated at the same time, each its own sequence of model calls (several people can answer exchange:<dir>)',
+      '1',
+    );
 const mapOptions = (command: Command) =>
   command
     .requiredOption('--policy <file>', 'the policy document (text or markdown)')

@@ -26,7 +26,7 @@ export interface PolicyCodeCheck {
 export async function checkPolicyCode(options: {
   typeChecker: GuardTypeChecker;
   sandbox: Sandbox;
-  /** The pack's other files by path: types, helpers, other policies. */
+  /** The pack's other files by path: types and helpers. */
   files: ReadonlyMap<string, string>;
   file: string;
   code: string;

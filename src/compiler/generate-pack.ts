@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { Ajv } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
+import { mapConcurrently } from '../concurrent.ts';
 import type { Budget } from '../llm/budget.ts';
 import type { LanguageModel } from '../llm/language-model.ts';
 import { StepFailedError } from '../llm/structured.ts';
@@ -54,6 +55,8 @@ export interface GenerateOptions {
   timeoutMs?: number;
   /** Regenerate policies whose guard file was edited by hand. */
   force?: boolean;
+  /** Policies generated at the same time, each its own sequence of model calls and tests. Default 1. */
+  concurrency?: number;
   onProgress?: (event: GenerateEvent) => void;
 }
 
@@ -80,6 +83,15 @@ export interface PolicyReport {
    * `readsMessageText`): flagged for review, the check is enforced as written. Absent when there are none.
    */
   readsText?: string[];
+}
+
+/** What became of one policy: its manifest entry, report and test cases, and its code when it is enforced. */
+interface PolicyOutcome {
+  entry: PolicyEntry;
+  report: PolicyReport;
+  cases: readonly TestCase[];
+  /** The manifest's record of its code, when the policy is enforced. */
+  enforced?: PolicyRecord;
 }
 
 /** The manifest's record of a generated policy: hashes of the spec it came from and of the code written. */
@@ -186,50 +198,18 @@ export async function generatePack(options: GenerateOptions): Promise<PolicyRepo
       ...(options.clock === undefined ? {} : { clock: options.clock }),
     });
 
-  for (const tool of options.tools) {
-    const spec = options.specs.get(tool.name);
-    if (spec === undefined) continue;
-    const validate = ajv.compile({ additionalProperties: false, ...tool.parameters });
-    const entries: PolicyEntry[] = [];
-    const allCases: TestCase[] = [];
-    const casesPath = join(out, 'tests', `${tool.name}.cases.json`);
-    const committedCases = existsSync(casesPath) ? (JSON.parse(await readFile(casesPath, 'utf8')) as TestCase[]) : [];
-    const enforced: string[] = [];
-    /** Records an enforced policy: its code among the pack's files, its hashes, its cases and its report. */
-    const enforce = (
-      { id, effect }: { id: string; effect?: 'deny' | 'ask' | undefined },
-      file: string,
-      code: string,
-      record: PolicyRecord,
-      cases: readonly TestCase[],
-      origin: PolicyReport['origin'],
-      repairs: number,
-    ) => {
-      files.set(file, code);
-      const readsText = readsMessageText(code);
-      records[id] = {
-        specHash: record.specHash,
-        codeHash: record.codeHash,
-        ...(readsText.length === 0 ? {} : { readsText }),
-      };
-      entries.push({ id, state: 'enforced', effect: effect ?? 'deny' });
-      enforced.push(id);
-      allCases.push(...cases);
-      reports.push({
-        tool: tool.name,
-        policy: id,
-        state: 'enforced',
-        origin,
-        tests: { cases: cases.length, passed: cases.length },
-        repairs,
-        ...(readsText.length === 0 ? {} : { readsText }),
-      });
-    };
-    for (const policy of spec.policies) {
-      const archivedReason = policy.archived ?? options.archived?.get(policy.id);
-      if (archivedReason !== undefined) {
-        entries.push({ id: policy.id, state: 'archived', reason: archivedReason });
-        reports.push({
+  /** Generates one policy's check test-first, or keeps the one the pack holds; says what became of it. */
+  const generatePolicy = async (
+    tool: ToolSpec,
+    policy: ToolPolicySpec['policies'][number],
+    validate: ValidateFunction,
+    committedCases: readonly TestCase[],
+  ): Promise<PolicyOutcome> => {
+    const archivedReason = policy.archived ?? options.archived?.get(policy.id);
+    if (archivedReason !== undefined) {
+      return {
+        entry: { id: policy.id, state: 'archived', reason: archivedReason },
+        report: {
           tool: tool.name,
           policy: policy.id,
           state: 'archived',
@@ -237,144 +217,197 @@ export async function generatePack(options: GenerateOptions): Promise<PolicyRepo
           origin: 'none',
           tests: { cases: 0, passed: 0 },
           repairs: 0,
-        });
-        continue;
-      }
-      const file = policyFile(tool.name, policy.id);
-      const specHash = contentHash(
-        JSON.stringify([
-          policy,
-          tool.parameters,
-          types,
-          [...helpers],
-          implementationPrompt.version,
-          testCasesPrompt.version,
-          options.timeZone ?? null,
-        ]),
-      );
-      const existing = existsSync(join(out, file)) ? await readFile(join(out, file), 'utf8') : undefined;
-      const record = previous[policy.id];
-      const editedByHand = existing !== undefined && record !== undefined && contentHash(existing) !== record.codeHash;
-      const savedCases = committedCases.filter((testCase) => testCase.policy === policy.id);
-
-      if (
-        existing !== undefined &&
-        record !== undefined &&
-        (editedByHand ? !options.force : record.specHash === specHash)
-      ) {
-        const origin = editedByHand ? 'kept' : 'unchanged';
-        progress({ tool: tool.name, policy: policy.id, step: origin });
-        enforce(policy, file, existing, record, savedCases, origin, 0);
-        continue;
-      }
-
-      progress({ tool: tool.name, policy: policy.id, step: 'lookups' });
-      const needed = await ask(lookupsPrompt, { tool, policy, lookups: lookupTools }, (answer) =>
-        answer.lookups
-          .filter((name) => !lookupTools.some((lookup) => lookup.name === name))
-          .map((name) => `\`${name}\` is not a lookup`),
-      );
-      const neededTools = lookupTools.filter((lookup) => needed.lookups.includes(lookup.name));
-      const shownTypes = await policyTypes(tool, neededTools);
-      const setting = {
-        ...(options.clock === undefined ? {} : { clock: options.clock }),
-        ...(options.timeZone === undefined ? {} : { timeZone: options.timeZone }),
+        },
+        cases: [],
       };
-      const examples = [
-        ...policy.compliance_examples.map((example) => ({ kind: 'compliance' as const, example })),
-        ...policy.violation_examples.map((example) => ({ kind: 'violation' as const, example })),
-      ];
-      progress({ tool: tool.name, policy: policy.id, step: 'test_case', detail: `${examples.length} examples` });
-      const answer = await ask(
-        testCasesPrompt,
-        { tool, policy, lookups: needed.lookups, types: shownTypes, ...setting },
-        (value) =>
-          caseProblems(value.cases, examples.length, (args) => (validate(args) ? [] : (validate.errors ?? []))),
-      );
-      const cases: TestCase[] = examples.map(({ kind, example }, index) => {
-        const {
-          arguments: args,
-          conversation,
-          lookups,
-        } = answer.cases.find((item) => item.index === index) ?? {
-          arguments: {},
-          conversation: [],
-          lookups: [],
-        };
-        return {
+    }
+    /** What an enforced policy adds to the pack: its hashes, its cases and its report. */
+    const enforced = (
+      code: string,
+      record: PolicyRecord,
+      cases: readonly TestCase[],
+      origin: PolicyReport['origin'],
+      repairs: number,
+    ): PolicyOutcome => {
+      const readsText = readsMessageText(code);
+      const flagged = readsText.length === 0 ? {} : { readsText };
+      return {
+        entry: { id: policy.id, state: 'enforced', effect: policy.effect ?? 'deny' },
+        report: {
           tool: tool.name,
           policy: policy.id,
-          kind,
-          example,
-          arguments: args,
-          conversation,
-          lookups,
-          ...(options.clock === undefined ? {} : { now: options.clock }),
-        };
-      });
-      await writeText(join(out, '.build', tool.name, `${policy.id}.cases.json`), `${JSON.stringify(cases, null, 2)}\n`);
-
-      progress({ tool: tool.name, policy: policy.id, step: 'implementation' });
-      const input = {
-        tool,
-        policy,
-        file,
-        types: shownTypes,
-        helpers,
-        lookups: needed.lookups,
-        argsType: argsTypeName(tool.name),
-        cases,
-        ...setting,
-      };
-      let code = (await ask(implementationPrompt, input)).code;
-      let result = await runTests(policy.id, file, code, cases);
-      let repairs = 0;
-      await writeText(join(out, '.build', tool.name, `${policy.id}.attempt-0.ts`), code);
-      while ((result.typeErrors.length > 0 || result.failures.length > 0) && repairs < maxRepairs) {
-        repairs++;
-        progress({
-          tool: tool.name,
-          policy: policy.id,
-          step: 'repair',
-          detail: [...result.typeErrors, ...result.failures][0] ?? '',
-        });
-        try {
-          code = (await ask(repairPrompt, { file, code, typeErrors: result.typeErrors, failures: result.failures }))
-            .code;
-        } catch (error) {
-          if (!(error instanceof StepFailedError)) throw error;
-          break;
-        }
-        await writeText(join(out, '.build', tool.name, `${policy.id}.attempt-${repairs}.ts`), code);
-        result = await runTests(policy.id, file, code, cases);
-      }
-      if (result.typeErrors.length === 0 && result.failures.length === 0) {
-        progress({ tool: tool.name, policy: policy.id, step: 'enforced' });
-        await writeText(join(out, file), code);
-        enforce(policy, file, code, { specHash, codeHash: contentHash(code) }, cases, 'generated', repairs);
-      } else {
-        const last = [...result.typeErrors, ...result.failures][0] ?? 'unknown';
-        const reason = `no implementation went green after ${repairs} repairs; last failure: ${last}`;
-        progress({ tool: tool.name, policy: policy.id, step: 'not_enforced', detail: reason });
-        await rm(join(out, file), { force: true });
-        entries.push({ id: policy.id, state: 'not_enforced', reason });
-        reports.push({
-          tool: tool.name,
-          policy: policy.id,
-          state: 'not_enforced',
-          reason,
-          origin: 'none',
-          tests: { cases: cases.length, passed: result.passed },
+          state: 'enforced',
+          origin,
+          tests: { cases: cases.length, passed: cases.length },
           repairs,
-        });
+          ...flagged,
+        },
+        cases,
+        enforced: { specHash: record.specHash, codeHash: record.codeHash, ...flagged },
+      };
+    };
+    const file = policyFile(tool.name, policy.id);
+    const specHash = contentHash(
+      JSON.stringify([
+        policy,
+        tool.parameters,
+        types,
+        [...helpers],
+        implementationPrompt.version,
+        testCasesPrompt.version,
+        options.timeZone ?? null,
+      ]),
+    );
+    const existing = existsSync(join(out, file)) ? await readFile(join(out, file), 'utf8') : undefined;
+    const record = previous[policy.id];
+    const editedByHand = existing !== undefined && record !== undefined && contentHash(existing) !== record.codeHash;
+    const savedCases = committedCases.filter((testCase) => testCase.policy === policy.id);
+
+    if (
+      existing !== undefined &&
+      record !== undefined &&
+      (editedByHand ? !options.force : record.specHash === specHash)
+    ) {
+      const origin = editedByHand ? 'kept' : 'unchanged';
+      progress({ tool: tool.name, policy: policy.id, step: origin });
+      return enforced(existing, record, savedCases, origin, 0);
+    }
+
+    progress({ tool: tool.name, policy: policy.id, step: 'lookups' });
+    const needed = await ask(lookupsPrompt, { tool, policy, lookups: lookupTools }, (answer) =>
+      answer.lookups
+        .filter((name) => !lookupTools.some((lookup) => lookup.name === name))
+        .map((name) => `\`${name}\` is not a lookup`),
+    );
+    const neededTools = lookupTools.filter((lookup) => needed.lookups.includes(lookup.name));
+    const shownTypes = await policyTypes(tool, neededTools);
+    const setting = {
+      ...(options.clock === undefined ? {} : { clock: options.clock }),
+      ...(options.timeZone === undefined ? {} : { timeZone: options.timeZone }),
+    };
+    const examples = [
+      ...policy.compliance_examples.map((example) => ({ kind: 'compliance' as const, example })),
+      ...policy.violation_examples.map((example) => ({ kind: 'violation' as const, example })),
+    ];
+    progress({ tool: tool.name, policy: policy.id, step: 'test_case', detail: `${examples.length} examples` });
+    const answer = await ask(
+      testCasesPrompt,
+      { tool, policy, lookups: needed.lookups, types: shownTypes, ...setting },
+      (value) => caseProblems(value.cases, examples.length, (args) => (validate(args) ? [] : (validate.errors ?? []))),
+    );
+    const cases: TestCase[] = examples.map(({ kind, example }, index) => {
+      const {
+        arguments: args,
+        conversation,
+        lookups,
+      } = answer.cases.find((item) => item.index === index) ?? {
+        arguments: {},
+        conversation: [],
+        lookups: [],
+      };
+      return {
+        tool: tool.name,
+        policy: policy.id,
+        kind,
+        example,
+        arguments: args,
+        conversation,
+        lookups,
+        ...(options.clock === undefined ? {} : { now: options.clock }),
+      };
+    });
+    await writeText(join(out, '.build', tool.name, `${policy.id}.cases.json`), `${JSON.stringify(cases, null, 2)}\n`);
+
+    progress({ tool: tool.name, policy: policy.id, step: 'implementation' });
+    const input = {
+      tool,
+      policy,
+      file,
+      types: shownTypes,
+      helpers,
+      lookups: needed.lookups,
+      argsType: argsTypeName(tool.name),
+      cases,
+      ...setting,
+    };
+    let code = (await ask(implementationPrompt, input)).code;
+    let result = await runTests(policy.id, file, code, cases);
+    let repairs = 0;
+    await writeText(join(out, '.build', tool.name, `${policy.id}.attempt-0.ts`), code);
+    while ((result.typeErrors.length > 0 || result.failures.length > 0) && repairs < maxRepairs) {
+      repairs++;
+      progress({
+        tool: tool.name,
+        policy: policy.id,
+        step: 'repair',
+        detail: [...result.typeErrors, ...result.failures][0] ?? '',
+      });
+      try {
+        code = (await ask(repairPrompt, { file, code, typeErrors: result.typeErrors, failures: result.failures })).code;
+      } catch (error) {
+        if (!(error instanceof StepFailedError)) throw error;
+        break;
       }
+      await writeText(join(out, '.build', tool.name, `${policy.id}.attempt-${repairs}.ts`), code);
+      result = await runTests(policy.id, file, code, cases);
+    }
+    if (result.typeErrors.length === 0 && result.failures.length === 0) {
+      progress({ tool: tool.name, policy: policy.id, step: 'enforced' });
+      await writeText(join(out, file), code);
+      return enforced(code, { specHash, codeHash: contentHash(code) }, cases, 'generated', repairs);
+    }
+    const last = [...result.typeErrors, ...result.failures][0] ?? 'unknown';
+    const reason = `no implementation went green after ${repairs} repairs; last failure: ${last}`;
+    progress({ tool: tool.name, policy: policy.id, step: 'not_enforced', detail: reason });
+    await rm(join(out, file), { force: true });
+    return {
+      entry: { id: policy.id, state: 'not_enforced', reason },
+      report: {
+        tool: tool.name,
+        policy: policy.id,
+        state: 'not_enforced',
+        reason,
+        origin: 'none',
+        tests: { cases: cases.length, passed: result.passed },
+        repairs,
+      },
+      cases: [],
+    };
+  };
+
+  const jobs: {
+    tool: ToolSpec;
+    policy: ToolPolicySpec['policies'][number];
+    validate: ValidateFunction;
+    committedCases: TestCase[];
+  }[] = [];
+  const specified = options.tools.flatMap((tool) => {
+    const spec = options.specs.get(tool.name);
+    return spec === undefined ? [] : [{ tool, spec }];
+  });
+  for (const { tool, spec } of specified) {
+    const validate = ajv.compile({ additionalProperties: false, ...tool.parameters });
+    const casesPath = join(out, 'tests', `${tool.name}.cases.json`);
+    const committedCases = existsSync(casesPath) ? (JSON.parse(await readFile(casesPath, 'utf8')) as TestCase[]) : [];
+    for (const policy of spec.policies) jobs.push({ tool, policy, validate, committedCases });
+  }
+  const outcomes = await mapConcurrently(jobs, options.concurrency ?? 1, (job) =>
+    generatePolicy(job.tool, job.policy, job.validate, job.committedCases),
+  );
+  for (const { tool, spec } of specified) {
+    const mine = outcomes.filter((outcome) => outcome.report.tool === tool.name);
+    for (const { report, enforced } of mine) {
+      reports.push(report);
+      if (enforced !== undefined) records[report.policy] = enforced;
     }
     const specFile = `spec/${tool.name}.json`;
     await writeText(join(out, specFile), `${JSON.stringify(spec, null, 2)}\n`);
     const guardFile = `guards/${tool.name}.ts`;
-    await writeText(join(out, guardFile), guardIndexSource(tool.name, enforced));
-    await writeText(casesPath, `${JSON.stringify(allCases, null, 2)}\n`);
-    guards[tool.name] = { spec: specFile, guard: guardFile, policies: entries };
+    const enforcedIds = mine.flatMap((outcome) => (outcome.enforced === undefined ? [] : [outcome.report.policy]));
+    await writeText(join(out, guardFile), guardIndexSource(tool.name, enforcedIds));
+    const allCases = mine.flatMap((outcome) => outcome.cases);
+    await writeText(join(out, 'tests', `${tool.name}.cases.json`), `${JSON.stringify(allCases, null, 2)}\n`);
+    guards[tool.name] = { spec: specFile, guard: guardFile, policies: mine.map((outcome) => outcome.entry) };
   }
 
   await writeText(join(out, 'types.ts'), types);

@@ -1,4 +1,5 @@
 import { closest, distance } from 'fastest-levenshtein';
+import { mapConcurrently } from '../concurrent.ts';
 import { AgentGuardError } from '../errors.ts';
 import type { Budget } from '../llm/budget.ts';
 import type { LanguageModel } from '../llm/language-model.ts';
@@ -39,6 +40,8 @@ export interface MapOptions {
   timeoutMs?: number;
   /** Longest document accepted, in characters. Default 200 000. */
   maxDocumentChars?: number;
+  /** Tools mapped at the same time, each its own sequence of model calls. Default 1. */
+  concurrency?: number;
   onProgress?: (tool: string, step: string) => void;
 }
 
@@ -177,11 +180,6 @@ export async function mapPolicies(options: MapOptions): Promise<MapResult> {
     workDir: options.workDir,
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
   };
-  const indexCheck = (count: number) => (answer: { votes?: { index: number }[]; reviews?: { index: number }[] }) =>
-    (answer.votes ?? answer.reviews ?? [])
-      .filter((item) => item.index >= count)
-      .map((item) => `index ${item.index} is not a policy`);
-
   const unknown = (options.guardReadOnly ?? []).filter(
     (name) => !options.tools.some((tool) => tool.name === name && tool.readOnly),
   );
@@ -189,91 +187,110 @@ export async function mapPolicies(options: MapOptions): Promise<MapResult> {
     throw new AgentGuardError('invalid_input', `not read-only tools of the tool specs: ${unknown.join(', ')}`);
   }
   const guarded = (tool: ToolSpec) => !tool.readOnly || (options.guardReadOnly ?? []).includes(tool.name);
-  for (const tool of options.tools.filter(guarded)) {
-    const progress = (name: string) => options.onProgress?.(tool.name, name);
-    progress('create policies');
-    let found: DraftPolicy[] = (
-      await askStep(runner, createPoliciesPrompt, { document: options.document, tool, tools: options.tools })
-    ).policies;
-    for (let round = 1; round <= (options.rounds ?? 2); round++) {
-      progress(`add policies, round ${round}`);
-      const added = (
-        await askStep(runner, addPoliciesPrompt, { document: options.document, tool, tools: options.tools, found })
-      ).policies;
-      if (added.length === 0) break;
-      found = [...found, ...added];
-    }
-    if (found.length === 0) {
-      // No policy speaks of the tool: nothing to split, vote on or review.
-      specs.set(tool.name, { tool: tool.name, policies: [] });
-      continue;
-    }
-    progress('split and merge');
-    found = (await askStep(runner, splitMergePrompt, { document: options.document, tool, found })).policies;
-
-    progress('review relevance');
-    const tally = found.map(() => 0);
-    const voters = found.length === 0 ? 0 : (options.votes ?? 3);
-    for (let vote = 1; vote <= voters; vote++) {
-      const answer = await askStep(
-        runner,
-        reviewRelevancePrompt,
-        { document: options.document, tool, found, vote },
-        indexCheck(found.length),
-      );
-      for (const item of answer.votes) if (item.relevant) tally[item.index] = (tally[item.index] ?? 0) + 1;
-    }
-    found = found.filter((_, index) => (tally[index] ?? 0) * 2 > voters);
-
-    progress('correct references');
-    const policies: PolicySpec[] = [];
-    const kept: { id: string; draft: DraftPolicy }[] = [];
-    const order: string[] = [];
-    const archive = (id: string, draft: DraftPolicy, reason: string) => {
-      policies.push({ id, ...draft, compliance_examples: [], violation_examples: [], archived: reason });
-      archived.set(id, reason);
-    };
-    for (const draft of found) {
-      let id = `${tool.name}.${slug(draft.name)}`;
-      for (let suffix = 2; kept.some((item) => item.id === id) || policies.some((item) => item.id === id); suffix++) {
-        id = `${tool.name}.${slug(draft.name)}_${suffix}`;
-      }
-      order.push(id);
-      const references = correctReferences(draft.references, options.document);
-      if (references.length === 0) archive(id, draft, 'none of its references occurs in the policy document');
-      else kept.push({ id, draft: { ...draft, references } });
-    }
-
-    progress('review enforceability');
-    const drafts = kept.map((item) => item.draft);
-    const reviews =
-      drafts.length === 0
-        ? []
-        : (
-            await askStep(
-              runner,
-              reviewEnforceabilityPrompt,
-              { document: options.document, tool, tools: options.tools, found: drafts },
-              indexCheck(drafts.length),
-            )
-          ).reviews;
-    const live: { id: string; draft: DraftPolicy }[] = [];
-    for (const [index, item] of kept.entries()) {
-      const review = reviews.find((candidate) => candidate.index === index);
-      if (review?.enforceable === false) archive(item.id, item.draft, review.reason);
-      else live.push(item);
-    }
-    const examples = await writeExamples(
-      runner,
-      options,
-      tool,
-      live.map((item) => item.draft),
-    );
-    for (const [index, { id, draft }] of live.entries()) {
-      policies.push({ id, ...draft, ...(examples.get(index) ?? { compliance_examples: [], violation_examples: [] }) });
-    }
-    policies.sort((left, right) => order.indexOf(left.id) - order.indexOf(right.id));
-    specs.set(tool.name, { tool: tool.name, policies });
+  const mapped = await mapConcurrently(options.tools.filter(guarded), options.concurrency ?? 1, (tool) =>
+    mapTool(runner, options, tool),
+  );
+  for (const result of mapped) {
+    specs.set(result.spec.tool, result.spec);
+    for (const [id, reason] of result.archived) archived.set(id, reason);
   }
   return { specs, archived };
+}
+
+/** The problems of a vote or review answer: indexes that are not a policy. */
+const indexCheck = (count: number) => (answer: { votes?: { index: number }[]; reviews?: { index: number }[] }) =>
+  (answer.votes ?? answer.reviews ?? [])
+    .filter((item) => item.index >= count)
+    .map((item) => `index ${item.index} is not a policy`);
+
+/** Maps the document onto one tool: its spec and the policies archived, with the reason. */
+async function mapTool(
+  runner: StepRunner,
+  options: MapOptions,
+  tool: ToolSpec,
+): Promise<{ spec: ToolPolicySpec; archived: Map<string, string> }> {
+  const archived = new Map<string, string>();
+  const progress = (name: string) => options.onProgress?.(tool.name, name);
+  progress('create policies');
+  let found: DraftPolicy[] = (
+    await askStep(runner, createPoliciesPrompt, { document: options.document, tool, tools: options.tools })
+  ).policies;
+  for (let round = 1; round <= (options.rounds ?? 2); round++) {
+    progress(`add policies, round ${round}`);
+    const added = (
+      await askStep(runner, addPoliciesPrompt, { document: options.document, tool, tools: options.tools, found })
+    ).policies;
+    if (added.length === 0) break;
+    found = [...found, ...added];
+  }
+  if (found.length === 0) {
+    // No policy speaks of the tool: nothing to split, vote on or review.
+    return { spec: { tool: tool.name, policies: [] }, archived };
+  }
+  progress('split and merge');
+  found = (await askStep(runner, splitMergePrompt, { document: options.document, tool, found })).policies;
+
+  progress('review relevance');
+  const tally = found.map(() => 0);
+  const voters = found.length === 0 ? 0 : (options.votes ?? 3);
+  for (let vote = 1; vote <= voters; vote++) {
+    const answer = await askStep(
+      runner,
+      reviewRelevancePrompt,
+      { document: options.document, tool, found, vote },
+      indexCheck(found.length),
+    );
+    for (const item of answer.votes) if (item.relevant) tally[item.index] = (tally[item.index] ?? 0) + 1;
+  }
+  found = found.filter((_, index) => (tally[index] ?? 0) * 2 > voters);
+
+  progress('correct references');
+  const policies: PolicySpec[] = [];
+  const kept: { id: string; draft: DraftPolicy }[] = [];
+  const order: string[] = [];
+  const archive = (id: string, draft: DraftPolicy, reason: string) => {
+    policies.push({ id, ...draft, compliance_examples: [], violation_examples: [], archived: reason });
+    archived.set(id, reason);
+  };
+  for (const draft of found) {
+    let id = `${tool.name}.${slug(draft.name)}`;
+    for (let suffix = 2; kept.some((item) => item.id === id) || policies.some((item) => item.id === id); suffix++) {
+      id = `${tool.name}.${slug(draft.name)}_${suffix}`;
+    }
+    order.push(id);
+    const references = correctReferences(draft.references, options.document);
+    if (references.length === 0) archive(id, draft, 'none of its references occurs in the policy document');
+    else kept.push({ id, draft: { ...draft, references } });
+  }
+
+  progress('review enforceability');
+  const drafts = kept.map((item) => item.draft);
+  const reviews =
+    drafts.length === 0
+      ? []
+      : (
+          await askStep(
+            runner,
+            reviewEnforceabilityPrompt,
+            { document: options.document, tool, tools: options.tools, found: drafts },
+            indexCheck(drafts.length),
+          )
+        ).reviews;
+  const live: { id: string; draft: DraftPolicy }[] = [];
+  for (const [index, item] of kept.entries()) {
+    const review = reviews.find((candidate) => candidate.index === index);
+    if (review?.enforceable === false) archive(item.id, item.draft, review.reason);
+    else live.push(item);
+  }
+  const examples = await writeExamples(
+    runner,
+    options,
+    tool,
+    live.map((item) => item.draft),
+  );
+  for (const [index, { id, draft }] of live.entries()) {
+    policies.push({ id, ...draft, ...(examples.get(index) ?? { compliance_examples: [], violation_examples: [] }) });
+  }
+  policies.sort((left, right) => order.indexOf(left.id) - order.indexOf(right.id));
+  return { spec: { tool: tool.name, policies }, archived };
 }

@@ -7,6 +7,7 @@ import { packDir, recordingFile } from '../../scripts/mcp-filesystem-build.ts';
 import { rebuildMcpFilesystem } from '../../scripts/rebuild-mcp-filesystem.ts';
 import { readCassette } from '../llm/cassette.ts';
 import { manifestSchema } from '../pack/manifest.ts';
+import { readSpecDirectory } from '../pack/spec-directory.ts';
 
 describe('building the mcp-filesystem pack with agentguard compile build', { timeout: 120_000 }, () => {
   it('npm run rebuild:mcp-filesystem reproduces the committed pack exactly from the recording', async () => {
@@ -16,6 +17,26 @@ describe('building the mcp-filesystem pack with agentguard compile build', { tim
     } finally {
       await rm(out, { recursive: true, force: true });
     }
+  });
+
+  it('builds the same pack when tools are mapped and policies generated four at a time', async () => {
+    const out = await mkdtemp(join(tmpdir(), 'agentguard-mcp-filesystem-'));
+    try {
+      assert.deepEqual(await rebuildMcpFilesystem(out, ['--concurrency', '4']), []);
+    } finally {
+      await rm(out, { recursive: true, force: true });
+    }
+  });
+
+  it('every policy carries a remedy, which the mapper wrote', async () => {
+    const cassette = await readCassette(recordingFile);
+    const drafted = cassette.entries
+      .filter((entry) => entry.step.startsWith('map.split_merge'))
+      .flatMap((entry) => (JSON.parse(entry.text) as { policies: { remedy?: string }[] }).policies);
+    assert.ok(drafted.length > 0);
+    assert.ok(drafted.every((policy) => policy.remedy !== undefined));
+    const specs = [...(await readSpecDirectory(join(packDir, 'spec'))).values()];
+    assert.ok(specs.flatMap((spec) => spec.policies).every((policy) => (policy.remedy ?? '').length > 0));
   });
 
   it('the recording is labelled as scripted answers and covers both compiler steps', async () => {

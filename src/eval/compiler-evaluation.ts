@@ -44,6 +44,8 @@ export interface CompilerEvaluationOptions {
   votes?: number;
   maxRepairs?: number;
   timeoutMs?: number;
+  /** Tools mapped and policies generated at the same time. Default 1. */
+  concurrency?: number;
   onProgress?: (line: string) => void;
 }
 
@@ -132,6 +134,7 @@ export async function evaluateCompiler(options: CompilerEvaluationOptions): Prom
     rounds: options.rounds ?? 2,
     votes: options.votes ?? 1,
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
     onProgress: (tool, step) => progress(`[map] ${tool}: ${step}`),
   });
   const mapping = evaluateSpec(map.specs, new Map([...options.gold].filter(([tool]) => mapped.has(tool))));
@@ -156,6 +159,7 @@ export async function evaluateCompiler(options: CompilerEvaluationOptions): Prom
     typeChecker: new GuardTypeChecker(),
     maxRepairs: options.maxRepairs ?? 3,
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
     onProgress: (event) => progress(`[generate] ${event.policy}: ${event.step}`),
   });
 

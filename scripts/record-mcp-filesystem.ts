@@ -31,6 +31,7 @@ const draft = (policy: ReturnType<typeof policiesOf>[number]) => ({
   description: policy.description,
   references: policy.references,
   ...(policy.effect === undefined ? {} : { effect: policy.effect }),
+  ...(policy.remedy === undefined ? {} : { remedy: policy.remedy }),
 });
 
 /** Lookups a reviewed check makes, read from what it calls. */

@@ -19,6 +19,13 @@ export const draftPolicySchema = z.object({
     .enum(['deny', 'ask'])
     .optional()
     .describe('`ask` when the document lets the call run once a person approves it; otherwise leave it out (deny)'),
+  remedy: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      'what the agent should do instead when a call breaks the policy, as one instruction it can act on (for instance "Ask the user to confirm the cancellation, then call again.")',
+    ),
 });
 
 /** A policy as the mapper's steps pass it around. */
@@ -58,14 +65,14 @@ export const createPoliciesPrompt: PromptTemplate<
   typeof policies
 > = {
   id: 'map.create_policies',
-  version: 2,
+  version: 3,
   system: `You map a written policy onto the tools of an AI agent, so that each policy can be checked before the tool runs. ${references}`,
   render: ({ document, tool, tools }) =>
     [
       documentBlock(document),
       toolsBlock(tools, tool),
       `The tool to map:\n${describeTool(tool)}`,
-      'List every policy of the document that constrains calls of this tool: when it may be called, with which arguments, and what must have happened in the conversation before (for instance an explicit confirmation). For each: a short name, a description precise enough to implement, and the sentences of the document it comes from.',
+      'List every policy of the document that constrains calls of this tool: when it may be called, with which arguments, and what must have happened in the conversation before (for instance an explicit confirmation). For each: a short name, a description precise enough to implement, the sentences of the document it comes from, and a remedy: what the agent should do instead when a call breaks the policy, as one instruction it can act on, following the document where it says what to do.',
     ].join('\n\n'),
   schema: policies,
 };
@@ -76,7 +83,7 @@ export const addPoliciesPrompt: PromptTemplate<
   typeof policies
 > = {
   id: 'map.add_policies',
-  version: 2,
+  version: 3,
   system: `You review a mapping of a written policy onto an agent's tool and find what it missed. ${references}`,
   render: ({ document, tool, tools, found }) =>
     [
@@ -95,7 +102,7 @@ export const splitMergePrompt: PromptTemplate<
   typeof policies
 > = {
   id: 'map.split_merge',
-  version: 2,
+  version: 3,
   system: `You make a list of policies atomic: one checkable rule each. ${references}`,
   render: ({ document, tool, found }) =>
     [
@@ -105,7 +112,7 @@ export const splitMergePrompt: PromptTemplate<
       [
         'Split every policy that joins independent rules into atomic policies, each with the references it needs: rules that must all hold, each of which can refuse a call on its own (for instance a limit on passengers and a limit on payment methods).',
         'Do not split alternatives: when a rule allows the call if any one of several conditions holds ("allowed if booked within 24 hours, or the airline cancelled, or it is business"), it is one policy, since a policy per condition would refuse calls that another condition allows.',
-        'Merge policies that state the same rule. Keep every reference.',
+        'Merge policies that state the same rule. Keep every reference. Give each policy a remedy that fits its rule alone.',
       ].join(' '),
     ].join('\n\n'),
   schema: policies,

@@ -3,8 +3,8 @@
  * maps tau-bench v1's `wiki.md` (the wording of ToolGuard's gold spec) onto the airline tools, scores the mapping
  * against that gold spec, generates a guard pack from the mapping with no reviewed input, runs the pack's own tests,
  * and replays the 200 recorded GPT-4o runs through it and through the reviewed pack, printing where they agree.
- * `--record <file>` keeps every model answer; `--replay <file>` answers from such a recording, so a run's figures
- * can be reproduced offline.
+ * `--record <file>` keeps every model answer (and resumes the file when it exists: its answers are given again to the
+ * same requests); `--replay <file>` answers from such a recording, so a run's figures can be reproduced offline.
  */
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -89,7 +89,7 @@ export async function runCompilerEvaluation(argv: readonly string[], answering?:
     throw new Error(
       'usage: npm run eval:compiler -- --model <provider:model> | --replay <recording> [--record <file>]',
     );
-  const recording = values.record === undefined ? undefined : new RecordingModel(model, model.id, values.record);
+  const recording = values.record === undefined ? undefined : await RecordingModel.resuming(model, values.record);
   const budget = new Budget({ maxCalls: Number(values['max-calls']), maxTokens: Number.MAX_SAFE_INTEGER });
   const gold = await readSpecDirectory(root('data/toolguard-airline-spec'));
   const environment = await environmentFor('tau-airline');

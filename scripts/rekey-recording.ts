@@ -8,6 +8,7 @@
  *
  * `node scripts/rekey-recording.ts --recording <file> --note "<what changed>" [--map <tools>] [--generate <tools>]`
  */
+import { rm } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { inRecordedOrder, readCassette } from '../src/llm/cassette.ts';
 import { runCompilerEvaluation } from './eval-compiler.ts';
@@ -26,6 +27,8 @@ if (values.recording === undefined || values.note === undefined) {
   );
 }
 const cassette = await readCassette(values.recording);
+// Written anew: the evaluation's `--record` would otherwise resume the old file.
+await rm(values.recording);
 const inOrder = inRecordedOrder(
   cassette,
   `${cassette.source}; re-keyed onto later prompts in recorded order (${values.note})`,

@@ -1,7 +1,10 @@
 import { rename, writeFile } from 'node:fs/promises';
 
+let written = 0;
+
 /**
- * Writes a file whole or not at all: to a temporary file beside it, then renamed over it.
+ * Writes a file whole or not at all: to a temporary file beside it, then renamed over it. Each call has its own
+ * temporary file, so calls at the same time never collide; the one renamed last wins.
  *
  * @example
  * ```ts
@@ -9,7 +12,7 @@ import { rename, writeFile } from 'node:fs/promises';
  * ```
  */
 export async function writeAtomically(file: string, content: string): Promise<void> {
-  const temporary = `${file}.${process.pid}.tmp`;
+  const temporary = `${file}.${process.pid}.${++written}.tmp`;
   await writeFile(temporary, content);
   await rename(temporary, file);
 }

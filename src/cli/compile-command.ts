@@ -67,8 +67,8 @@ async function modelFor(
     model = createLanguageModel(name, options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl });
   }
   if (options.record === undefined) return { model, finish: async () => {} };
-  const recording = new RecordingModel(model);
   const file = options.record;
+  const recording = await RecordingModel.resuming(model, file);
   return { model: recording, finish: () => recording.save(file) };
 }
 

@@ -84,7 +84,7 @@ const modelOptions = (command: Command) =>
       'openai:<model>, anthropic:<model>, openai-compatible:<model> or exchange:<dir> (env AGENTGUARD_MODEL)',
     )
     .option('--base-url <url>', 'base URL of the model API (required for openai-compatible; env AGENTGUARD_BASE_URL)')
-    .option('--record <file>', 'record every model call to this file')
+    .option('--record <file>', 'record every model call to this file (saved after each; resumed when it exists)')
     .option('--replay <file>', 'answer model calls from this recording instead of a model')
     .option('--max-calls <n>', 'model calls allowed for the build', '500')
     .option('--max-tokens <n>', 'tokens allowed for the build', '5000000')

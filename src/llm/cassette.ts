@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { AgentGuardError } from '../errors.ts';
@@ -36,6 +37,19 @@ export async function readCassette(file: string): Promise<Cassette> {
   return parseInput(cassetteSchema, parseJsonText(await readFile(file, 'utf8'), file), file);
 }
 
+/** The model response a recorded entry holds. */
+const responseOf = ({ text, usage }: Pick<Cassette['entries'][number], 'text' | 'usage'>): ModelResponse => {
+  const { inputTokens, outputTokens, estimated } = usage;
+  return { text, usage: { inputTokens, outputTokens, ...(estimated ? { estimated } : {}) } };
+};
+
+/** The recorded answers by request key, in recorded order. */
+function answersByKey(entries: Cassette['entries']): Map<string, ModelResponse[]> {
+  const answers = new Map<string, ModelResponse[]>();
+  for (const entry of entries) answers.set(entry.key, [...(answers.get(entry.key) ?? []), responseOf(entry)]);
+  return answers;
+}
+
 /** A step's name without its prompt version: `generate.test_cases@v2` is `generate.test_cases`. */
 const unversioned = (step: string) => step.replace(/@v\d+$/, '');
 
@@ -52,8 +66,7 @@ const unversioned = (step: string) => step.replace(/@v\d+$/, '');
 export function inRecordedOrder(cassette: Cassette, id: string): LanguageModel {
   const byStep = new Map<string, ModelResponse[]>();
   for (const { step, text, usage } of cassette.entries) {
-    const { inputTokens, outputTokens, estimated } = usage;
-    const response = { text, usage: { inputTokens, outputTokens, ...(estimated ? { estimated } : {}) } };
+    const response = responseOf({ text, usage });
     byStep.set(unversioned(step), [...(byStep.get(unversioned(step)) ?? []), response]);
   }
   return {
@@ -74,16 +87,11 @@ export function inRecordedOrder(cassette: Cassette, id: string): LanguageModel {
  */
 export class ReplayModel implements LanguageModel {
   readonly id: string;
-  private readonly answers = new Map<string, ModelResponse[]>();
+  private readonly answers: Map<string, ModelResponse[]>;
 
   constructor(cassette: Cassette) {
     this.id = `replay:${cassette.source}`;
-    for (const entry of cassette.entries) {
-      const list = this.answers.get(entry.key) ?? [];
-      const { inputTokens, outputTokens, estimated } = entry.usage;
-      list.push({ text: entry.text, usage: { inputTokens, outputTokens, ...(estimated ? { estimated } : {}) } });
-      this.answers.set(entry.key, list);
-    }
+    this.answers = answersByKey(cassette.entries);
   }
 
   async complete(request: ModelRequest): Promise<ModelResponse> {
@@ -101,35 +109,54 @@ export class ReplayModel implements LanguageModel {
 
 /**
  * Passes requests to a model and records them; `save` writes the cassette. Given a file, it also saves after every
- * answer, so a long run that is stopped keeps what it was answered.
+ * answer, so a long run that is stopped keeps what it was answered; `RecordingModel.resuming` picks such a run up.
  */
 export class RecordingModel implements LanguageModel {
   readonly id: string;
   private readonly inner: LanguageModel;
   private readonly cassette: Cassette;
   private readonly file: string | undefined;
+  /** Answers of an earlier run of the same recording, by request key, given again before the model is asked. */
+  private readonly earlier: Map<string, ModelResponse[]>;
+  /** The saves so far, one after another, so that a later save is never overwritten by an earlier one. */
+  private saving = Promise.resolve();
 
-  constructor(inner: LanguageModel, source = inner.id, file?: string) {
+  constructor(inner: LanguageModel, source = inner.id, file?: string, earlier?: Cassette) {
     this.id = inner.id;
     this.inner = inner;
-    this.cassette = { format: 1, source, entries: [] };
+    this.cassette = { format: 1, source, entries: [...(earlier?.entries ?? [])] };
     this.file = file;
+    this.earlier = answersByKey(earlier?.entries ?? []);
+  }
+
+  /**
+   * A recording into `file` that resumes it when it exists: a request it holds an answer for gets that answer again
+   * (the model is not asked, and the entry is not repeated); every other request goes to `inner` and is added.
+   *
+   * @example
+   * ```ts
+   * const model = await RecordingModel.resuming(createLanguageModel('exchange:ex'), 'run.recording.json');
+   * ```
+   */
+  static async resuming(inner: LanguageModel, file: string, source = inner.id): Promise<RecordingModel> {
+    const earlier = existsSync(file) ? await readCassette(file) : undefined;
+    return new RecordingModel(inner, earlier?.source ?? source, file, earlier);
   }
 
   async complete(request: ModelRequest, signal?: AbortSignal): Promise<ModelResponse> {
+    const key = requestKey(request);
+    const again = this.earlier.get(key)?.shift();
+    if (again !== undefined) return again;
     const response = await this.inner.complete(request, signal);
-    this.cassette.entries.push({
-      key: requestKey(request),
-      step: request.step,
-      text: response.text,
-      usage: response.usage,
-    });
+    this.cassette.entries.push({ key, step: request.step, text: response.text, usage: response.usage });
     if (this.file !== undefined) await this.save(this.file);
     return response;
   }
 
-  /** Writes the recording. */
+  /** Writes the recording as it is now, after any save still under way. */
   async save(file: string): Promise<void> {
-    await writeAtomically(file, `${JSON.stringify(this.cassette, null, 2)}\n`);
+    const text = `${JSON.stringify(this.cassette, null, 2)}\n`;
+    this.saving = this.saving.catch(() => {}).then(() => writeAtomically(file, text));
+    await this.saving;
   }
 }

@@ -77,6 +77,31 @@ describe('recordings', () => {
       /no answer for step `map.test`/,
     );
   });
+
+  it('resume a stopped recording: its answers are given again without asking, new requests are added', async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'agentguard-')), 'cassette.json');
+    const first = await RecordingModel.resuming(new ScriptedModel(['{"policies": [{"name": "a"}]}']), file);
+    await ask(first);
+    assert.equal((await readCassette(file)).entries.length, 1, 'saved after the answer, before any save call');
+    const inner = new ScriptedModel(['{"policies": [{"name": "b"}]}']);
+    const resumed = await RecordingModel.resuming(inner, file);
+    assert.deepEqual(await ask(resumed), { policies: [{ name: 'a' }] });
+    assert.equal(inner.requests.length, 0, 'the model was not asked');
+    const other = await generateStructured({
+      model: resumed,
+      budget: new Budget({ maxCalls: 9, maxTokens: 9_000 }),
+      step: 'map.other',
+      system: 'Map.',
+      prompt: 'Map others.',
+      schema,
+    });
+    assert.deepEqual(other, { policies: [{ name: 'b' }] });
+    const saved = await readCassette(file);
+    assert.deepEqual(
+      saved.entries.map((entry) => entry.step),
+      ['map.test', 'map.other'],
+    );
+  });
 });
 
 describe('inRecordedOrder', () => {

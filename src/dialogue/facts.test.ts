@@ -154,6 +154,13 @@ describe('Conversation.reasonGiven and askedAbout', () => {
     const later = new Conversation([user('No specific reason.'), agent('Alright.'), user('Actually, I am sick.')]);
     assert.equal(later.reasonGiven(reasons).value, 'health');
   });
+  it('finds a phrase only as whole words, whatever script the letters beside it are in', () => {
+    const given = (text: string) => new Conversation([user(text)]).reasonGiven({ health: ['ill'] }).answer;
+    assert.deepEqual(
+      ['I will go', 'Détroill', '\u{10330}ill', 'ill_', 'I am ill.', '\u{1F600}ill', 'ill\u{1F600}'].map(given),
+      ['unsure', 'unsure', 'unsure', 'unsure', 'yes', 'yes', 'yes'],
+    );
+  });
   it('takes an answer to the question for the reason as a reason given only when told what asks for it', () => {
     const conversation = new Conversation([
       agent('Could you tell me the reason for the cancellation?'),

@@ -4,22 +4,33 @@
  */
 import type { Message } from '../model/conversation.ts';
 
-function literally(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
+const wordCharacter = /^[\p{L}\p{N}_]$/u;
 
-const patterns = new Map<string, RegExp>();
+/** Whether the character (code point) that ends before `index`, or starts at it, is part of a word. */
+function wordAt(text: string, index: number, before: boolean): boolean {
+  if (index < 0 || index >= text.length) return false;
+  const code = text.charCodeAt(index);
+  if (code < 0x80)
+    return (
+      (code >= 0x61 && code <= 0x7a) ||
+      (code >= 0x30 && code <= 0x39) ||
+      code === 0x5f ||
+      (code >= 0x41 && code <= 0x5a)
+    );
+  // The other half of a surrogate pair sits before a low surrogate, after a high one.
+  const start = before && code >= 0xdc00 && code <= 0xdfff && index > 0 ? index - 1 : index;
+  const point = text.codePointAt(start);
+  return point !== undefined && wordCharacter.test(String.fromCodePoint(point));
+}
 
 /** The first place `phrase` stands in `text` as whole words, case aside, or -1. */
 function find(text: string, phrase: string): number {
-  if (phrase.trim() === '') return -1;
-  let pattern = patterns.get(phrase);
-  if (pattern === undefined) {
-    pattern = new RegExp(`(?<![\\p{L}\\p{N}_])${literally(phrase.toLowerCase())}(?![\\p{L}\\p{N}_])`, 'u');
-    if (patterns.size > 5_000) patterns.clear();
-    patterns.set(phrase, pattern);
+  const needle = phrase.toLowerCase();
+  if (needle.trim() === '') return -1;
+  for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + 1)) {
+    if (!wordAt(text, at - 1, true) && !wordAt(text, at + needle.length, false)) return at;
   }
-  return text.search(pattern);
+  return -1;
 }
 
 const lowered = new WeakMap<Message, string>();
@@ -42,8 +53,7 @@ export function said(message: Message | undefined): string {
 const found = new WeakMap<readonly string[], Map<string, readonly string[]>>();
 
 function search(text: string, phrases: readonly string[]): readonly string[] {
-  // Most phrases are absent: a plain search rules them out before the whole-word pattern runs.
-  return phrases.filter((phrase) => text.includes(phrase.toLowerCase()) && find(text, phrase) !== -1);
+  return phrases.filter((phrase) => find(text, phrase) !== -1);
 }
 
 /**

@@ -4,7 +4,7 @@
  * rests on. The words come from the pack (its domain description, its amount description); none are the library's.
  */
 import type { Agreement } from './agreement.ts';
-import type { DomainDescription } from './domain-description.ts';
+import type { DomainDescription, ValueKind } from './domain-description.ts';
 import {
   classesNamed,
   type Evidence,
@@ -141,6 +141,66 @@ interface Named {
   evidence: Evidence[];
 }
 
+/** What one message names of a kind among some records: the values, classes and roles, each with its words. */
+interface NamedInMessage {
+  values: readonly [string, readonly string[]][];
+  classes: readonly [string, readonly string[]][];
+  roles: readonly [string, readonly string[]][];
+}
+
+/**
+ * What each text names of a kind among records, remembered by kind, by what of the records a text can name (their
+ * values, names, digits and classes) and by text, up to 2,000 texts: every decision on a conversation asks again of
+ * the same messages and the same records, looked up afresh each time.
+ */
+const namedByKind = new WeakMap<ValueKind, Map<string, Map<string, NamedInMessage>>>();
+
+/** What of `records` a text can name, as one string: two lists with the same are read the same. */
+function nameable(kind: ValueKind, records: readonly Readonly<Record<string, unknown>>[]): string {
+  const fields = [
+    kind.key,
+    ...(kind.names ?? []),
+    ...(kind.digits ?? []),
+    ...(kind.classes ? [kind.classes.field] : []),
+  ];
+  return JSON.stringify(records.map((record) => fields.map((field) => text(record, field) ?? null)));
+}
+
+function namedInMessage(
+  lower: string,
+  kind: ValueKind,
+  records: readonly Readonly<Record<string, unknown>>[],
+  set: string,
+): NamedInMessage {
+  let bySet = namedByKind.get(kind);
+  if (bySet === undefined) {
+    bySet = new Map();
+    namedByKind.set(kind, bySet);
+  }
+  let byText = bySet.get(set);
+  if (byText === undefined) {
+    if (bySet.size >= 2_000) bySet.clear();
+    byText = new Map();
+    bySet.set(set, byText);
+  }
+  let found = byText.get(lower);
+  if (found === undefined) {
+    const values: [string, readonly string[]][] = [];
+    for (const record of records) {
+      const names = namesOf(lower, kind, record);
+      const value = text(record, kind.key);
+      if (names.length > 0 && value !== undefined) values.push([value, names]);
+    }
+    const roles = Object.entries(kind.roles ?? {})
+      .map(([role, phrases]): [string, readonly string[]] => [role, named(lower, phrases)])
+      .filter(([, hits]) => hits.length > 0);
+    found = { values, classes: classesNamed(lower, kind, records), roles };
+    if (byText.size >= 2_000) byText.clear();
+    byText.set(lower, found);
+  }
+  return found;
+}
+
 function namedIn(
   transcript: Transcript,
   group: readonly number[],
@@ -149,30 +209,26 @@ function namedIn(
 ): Named {
   const kind = request.kind === undefined ? undefined : domain.kinds[request.kind];
   const found: Named = { values: new Set(), classes: new Set(), roles: new Set(), evidence: [] };
+  const set = kind === undefined ? '' : nameable(kind, request.records ?? []);
   for (const index of group) {
     const lower = said(transcript.messages[index]);
     const words = [...named(lower, [request.value])];
     if (words.length > 0) found.values.add(request.value);
     if (kind !== undefined) {
-      for (const record of request.records ?? []) {
-        const names = namesOf(lower, kind, record);
-        const value = text(record, kind.key);
-        if (names.length > 0 && value !== undefined) {
-          found.values.add(value);
-          words.push(...names);
-        }
+      const inMessage = namedInMessage(lower, kind, request.records ?? [], set);
+      for (const [value, names] of inMessage.values) {
+        found.values.add(value);
+        words.push(...names);
       }
-      for (const [name, hits] of classesNamed(lower, kind, request.records ?? [])) {
+      for (const [name, hits] of inMessage.classes) {
         found.classes.add(name);
         words.push(...hits);
       }
-      for (const [role, phrases] of Object.entries(kind.roles ?? {})) {
-        // A role no value plays in this call names nothing.
-        const hits = request.roles?.[role] === undefined ? [] : named(lower, phrases);
-        if (hits.length > 0) {
-          found.roles.add(role);
-          words.push(...hits);
-        }
+      // A role no value plays in this call names nothing.
+      for (const [role, hits] of inMessage.roles) {
+        if (request.roles?.[role] === undefined) continue;
+        found.roles.add(role);
+        words.push(...hits);
       }
     }
     if (words.length > 0) found.evidence.push({ message: index, words });

@@ -43,7 +43,6 @@ export type {
   OfferedChoice,
   ReasonOptions,
   StatedValue,
-  Transcript,
   ValueFact,
 } from './dialogue/facts.ts';
 export type { AgreedAmount, AmountDescription, ListedItems } from './dialogue/terms.ts';

@@ -5,11 +5,11 @@
  */
 import { type Context, preparsePolicySet, statefulIsAuthorized } from '@cedar-policy/cedar-wasm/nodejs';
 import {
+  coveredReason,
   estTime,
   findFlightOnDate,
   findReservation,
   isFlown,
-  statedReasons,
   userMentioned,
 } from '../packs/tau-airline/guards/lib/airline.ts';
 import type { GuardContext } from '../src/model/guard-context.ts';
@@ -44,13 +44,12 @@ export async function cancellationFacts(reservationId: string, context: GuardCon
   const segments = await Promise.all(
     reservation.flights.map((flight) => findFlightOnDate(context, flight.flight_number, flight.date)),
   );
-  const reasons = statedReasons(context);
   return {
     booked_within_day: context.now.getTime() - estTime(reservation.created_at) <= 24 * 60 * 60 * 1000,
     airline_cancelled: segments.some((segment) => segment?.status === 'cancelled'),
     business: reservation.cabin === 'business',
     insured: reservation.insurance === 'yes',
-    health_or_weather: reasons.includes('health') || reasons.includes('weather'),
+    health_or_weather: coveredReason(context).answer === 'yes',
     segment_flown: segments.some(isFlown),
     owner_named: userMentioned(context, reservation.user_id),
   };

@@ -34,16 +34,18 @@ export {
   type ReplyReading,
   readReply,
 } from './dialogue/affirmation.ts';
+export type { Agreement, AgreementTerms, ProposedCall } from './dialogue/agreement.ts';
 export { canonicalText } from './dialogue/canonical-text.ts';
 export type { DomainDescription, ValueKind } from './dialogue/domain-description.ts';
 export type {
   Evidence,
   Fact,
   OfferedChoice,
-  ProposedCall,
+  ReasonOptions,
   StatedValue,
   ValueFact,
 } from './dialogue/facts.ts';
+export type { AgreedAmount, AmountDescription, ListedItems } from './dialogue/terms.ts';
 export { AgentGuardError, type ErrorCode, InputError, type InputIssue } from './errors.ts';
 export type { GuardDecision, GuardProgram, GuardReason, GuardTask } from './guard-agent/guard-program.ts';
 export { loadProgramPack, type ProgramExample, type ProgramPack } from './guard-agent/program-pack.ts';

@@ -33,13 +33,17 @@ describe('Conversation.agreed', () => {
   const cancel = { tool: 'cancel_reservation', names: ['ZFA04Y'] };
   it('answers yes to a clear yes to a proposal that names the call, with the evidence', () => {
     const conversation = new Conversation([agent('Shall I cancel reservation ZFA04Y?'), user('Sure')]);
-    assert.deepEqual(conversation.agreed(cancel), {
-      answer: 'yes',
-      evidence: [
-        { message: 1, words: ['sure'] },
-        { message: 0, words: ['ZFA04Y'] },
-      ],
-    });
+    const { answer, evidence } = conversation.agreed(cancel);
+    assert.deepEqual(
+      { answer, evidence },
+      {
+        answer: 'yes',
+        evidence: [
+          { message: 1, words: ['sure'] },
+          { message: 0, words: ['ZFA04Y'] },
+        ],
+      },
+    );
   });
   it('answers no to a yes taken back or made to wait', () => {
     for (const reply of ['Yes. Actually no, wait.', 'Yes, but first tell me the refund amount.']) {
@@ -139,5 +143,31 @@ describe('Conversation.reasonGiven and askedAbout', () => {
     assert.deepEqual([reason.answer, reason.value], ['yes', 'change_of_plan']);
     assert.equal(conversation.askedAbout(['why', 'reason']).answer, 'yes');
     assert.equal(conversation.askedAbout(['insurance']).answer, 'no');
+  });
+  const reasons = { change_of_plan: ['plans changed'], health: ['sick'] };
+  it('answers no when the user declines to give a reason, and yes when a later message gives one', () => {
+    const declined = new Conversation([agent('Why do you want to cancel?'), user("I'd rather not say.")]);
+    assert.deepEqual(
+      [declined.reasonGiven(reasons).answer, declined.reasonGiven(reasons).evidence],
+      ['no', [{ message: 1, words: ['rather not say'] }]],
+    );
+    const later = new Conversation([user('No specific reason.'), agent('Alright.'), user('Actually, I am sick.')]);
+    assert.equal(later.reasonGiven(reasons).value, 'health');
+  });
+  it('finds a phrase only as whole words, whatever script the letters beside it are in', () => {
+    const given = (text: string) => new Conversation([user(text)]).reasonGiven({ health: ['ill'] }).answer;
+    assert.deepEqual(
+      ['I will go', 'Détroill', '\u{10330}ill', 'ill_', 'I am ill.', '\u{1F600}ill', 'ill\u{1F600}'].map(given),
+      ['unsure', 'unsure', 'unsure', 'unsure', 'yes', 'yes', 'yes'],
+    );
+  });
+  it('takes an answer to the question for the reason as a reason given only when told what asks for it', () => {
+    const conversation = new Conversation([
+      agent('Could you tell me the reason for the cancellation?'),
+      user('A family matter came up.'),
+    ]);
+    assert.equal(conversation.reasonGiven(reasons).answer, 'unsure');
+    const given = conversation.reasonGiven(reasons, { asked: ['reason'] });
+    assert.deepEqual([given.answer, given.value], ['yes', undefined]);
   });
 });

@@ -6,6 +6,7 @@
 import type { Message, PastToolCall } from '../model/conversation.ts';
 import type { Answer, ReplyReading } from './affirmation.ts';
 import type { DomainDescription, ValueKind } from './domain-description.ts';
+import { named, said } from './phrases.ts';
 
 /** The message and the words of it that decided an answer. */
 export interface Evidence {
@@ -38,18 +39,6 @@ export interface Transcript {
   lastUserIndex(): number;
 }
 
-/** What a call does, so that a yes can be matched to it: the proposal must name one of `names`. */
-export interface ProposedCall {
-  /** The tool being called: a yes is used up by a successful call of it on the same target. */
-  tool: string;
-  /** Words that identify the call in the agent's proposal: ids, flight numbers, names, the action's verb. */
-  names: readonly string[];
-  /** Words of the action, as a pattern on the proposal's lower-case text (e.g. /\bcancel/): naming it also counts. */
-  action?: RegExp;
-  /** Whether an earlier call's arguments are of the same target; default: any earlier call of `tool` is. */
-  sameTarget?: (earlierArguments: Record<string, unknown>) => boolean;
-}
-
 /** A value to look for in what the user said, and how the domain lets it be referred to. */
 export interface StatedValue {
   /** The value the call uses, e.g. `DTW` or `gift_card_7815826`. */
@@ -76,35 +65,8 @@ export interface OfferedChoice {
   onNo?: string;
 }
 
-function literally(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-const patterns = new Map<string, RegExp>();
-
-/** The first place `phrase` stands in `text` as whole words, case aside, or -1. */
-function find(text: string, phrase: string): number {
-  if (phrase.trim() === '') return -1;
-  let pattern = patterns.get(phrase);
-  if (pattern === undefined) {
-    pattern = new RegExp(`(?<![\\p{L}\\p{N}_])${literally(phrase.toLowerCase())}(?![\\p{L}\\p{N}_])`, 'u');
-    if (patterns.size > 5_000) patterns.clear();
-    patterns.set(phrase, pattern);
-  }
-  return text.search(pattern);
-}
-
-function said(message: Message | undefined): string {
-  return message === undefined || message.role === 'tool' ? '' : message.text.toLowerCase();
-}
-
-/** The phrases of `phrases` that stand in `text`. */
-function named(text: string, phrases: readonly string[]): string[] {
-  return phrases.filter((phrase) => find(text, phrase) !== -1);
-}
-
 /** Index of the last assistant message with text before `index` and after the user message before it, or -1. */
-function proposalBefore(transcript: Transcript, index: number): number {
+export function proposalBefore(transcript: Transcript, index: number): number {
   for (let at = index - 1; at >= 0; at--) {
     const message = transcript.messages[at];
     if (message?.role === 'user') return -1;
@@ -113,71 +75,46 @@ function proposalBefore(transcript: Transcript, index: number): number {
   return -1;
 }
 
-function succeeded(past: PastToolCall): boolean {
-  return past.result !== undefined && !past.result.startsWith('Error');
-}
-
-/**
- * Whether the user agreed to the agent's proposal that covers this call: the last user message is a clear yes (see
- * `readReply`) to an assistant message that asks for it and names one of the call's `names`, and no successful call
- * of the same tool on the same target has used that yes since. `no` when the last user message refuses, takes a yes
- * back or makes it wait; `unsure` otherwise (no answer, a hedge, a yes to something else or already used).
- */
-export function agreedTo(transcript: Transcript, call: ProposedCall): Fact {
-  const reply = transcript.lastUserIndex();
-  const reading = transcript.answerAt(reply);
-  if (reading === undefined) return { answer: 'unsure', evidence: [], reason: 'the user has not answered a proposal' };
-  const replied = { message: reply, words: reading.words };
-  if (reading.answer === 'no') return { answer: 'no', evidence: [replied], reason: 'the user did not agree' };
-  if (reading.answer === 'unsure') {
-    return { answer: 'unsure', evidence: [replied], reason: "the user's last message is not a clear yes" };
-  }
-  const proposal = proposalBefore(transcript, reply);
-  if (proposal === -1 || !transcript.asksAt(proposal)) {
-    return { answer: 'unsure', evidence: [replied], reason: "the user's yes does not answer a request to confirm" };
-  }
-  const proposed = said(transcript.messages[proposal]);
-  const names = named(proposed, call.names);
-  const acted = call.action?.exec(proposed);
-  if (acted !== undefined && acted !== null) names.push(acted[0]);
-  if (names.length === 0) {
-    return {
-      answer: 'unsure',
-      evidence: [replied],
-      reason: 'the proposal the user said yes to does not name this call',
-    };
-  }
-  const evidence = [replied, { message: proposal, words: names }];
-  const used = transcript
-    .toolCalls(reply + 1)
-    .some(
-      (past) => past.call.name === call.tool && succeeded(past) && (call.sameTarget?.(past.call.arguments) ?? true),
-    );
-  if (used)
-    return { answer: 'unsure', evidence, reason: `the user's yes was already used by an earlier \`${call.tool}\`` };
-  return { answer: 'yes', evidence };
-}
-
 /** Whether `record` holds `value` in `field` (compared as text, case aside). */
-function holds(record: Readonly<Record<string, unknown>>, field: string, value: string): boolean {
+export function holds(record: Readonly<Record<string, unknown>>, field: string, value: string): boolean {
   const held = record[field];
   return (typeof held === 'string' || typeof held === 'number') && String(held).toLowerCase() === value.toLowerCase();
 }
 
 /** A record's text in a field, when it holds text or a number. */
-function text(record: Readonly<Record<string, unknown>>, field: string): string | undefined {
+export function text(record: Readonly<Record<string, unknown>>, field: string): string | undefined {
   const held = record[field];
   return typeof held === 'string' || typeof held === 'number' ? String(held) : undefined;
 }
 
 /** The words of `message` that name `record` itself: its value, a name of it, its digits. */
-function namesOf(message: string, kind: ValueKind, record: Readonly<Record<string, unknown>>): string[] {
+export function namesOf(message: string, kind: ValueKind, record: Readonly<Record<string, unknown>>): string[] {
   const words = [kind.key, ...(kind.names ?? []), ...(kind.digits ?? [])].flatMap((field) => {
     const value = text(record, field);
     return value === undefined ? [] : named(message, [value]);
   });
   const digits = kind.keyDigits === true ? text(record, kind.key)?.match(/\d{3,}/g) : undefined;
   return digits === undefined || digits === null ? words : [...words, ...named(message, digits)];
+}
+
+/**
+ * The classes of the kind (see `ValueKind.classes`) a message names, each with the words that name it: by its phrases,
+ * and by its own value in words ("gift_card": "gift card").
+ */
+export function classesNamed(
+  message: string,
+  kind: ValueKind,
+  records: readonly Readonly<Record<string, unknown>>[],
+): [string, string[]][] {
+  if (kind.classes === undefined) return [];
+  const { field, phrases } = kind.classes;
+  const values = new Set([...Object.keys(phrases), ...records.flatMap((record) => text(record, field) ?? [])]);
+  return [...values]
+    .map((name): [string, string[]] => [
+      name,
+      [...named(message, phrases[name] ?? []), ...named(message, [name.replace(/_/g, ' ')])],
+    ])
+    .filter(([, hits]) => hits.length > 0);
 }
 
 /**
@@ -194,20 +131,16 @@ function referred(
     const hits = named(message, phrases);
     const player = roles[role];
     if (hits.length > 0 && player !== undefined) {
-      return { records: records.filter((record) => holds(record, kind.key, player)), words: hits };
+      return { records: records.filter((record) => holds(record, kind.key, player)), words: [...hits] };
     }
   }
   let left = [...records];
   const words: string[] = [];
-  if (kind.classes !== undefined) {
-    const { field, phrases } = kind.classes;
-    // A class is named by its phrases, and by its own value in words ("gift_card": "gift card").
-    const values = new Set([...Object.keys(phrases), ...records.flatMap((record) => text(record, field) ?? [])]);
-    const classes = [...values]
-      .map((name): [string, string[]] => [name, named(message, [...(phrases[name] ?? []), name.replace(/_/g, ' ')])])
-      .filter(([, hits]) => hits.length > 0);
-    for (const [, hits] of classes) words.push(...hits);
-    if (classes.length > 0) left = left.filter((record) => classes.some(([name]) => holds(record, field, name)));
+  const classes = classesNamed(message, kind, records);
+  for (const [, hits] of classes) words.push(...hits);
+  if (classes.length > 0 && kind.classes !== undefined) {
+    const { field } = kind.classes;
+    left = left.filter((record) => classes.some(([name]) => holds(record, field, name)));
   }
   for (const order of kind.orders ?? []) {
     for (const [phrases, sign] of [
@@ -277,7 +210,7 @@ function optionNamed(
   options: Readonly<Record<string, readonly string[]>>,
 ): [string, string[]] | undefined {
   const hits = Object.entries(options)
-    .map(([option, phrases]): [string, string[]] => [option, named(text, phrases)])
+    .map(([option, phrases]): [string, string[]] => [option, [...named(text, phrases)]])
     .filter(([, words]) => words.length > 0);
   return hits.length === 1 ? hits[0] : undefined;
 }
@@ -324,21 +257,70 @@ export function choseOption(transcript: Transcript, choice: OfferedChoice): Valu
   };
 }
 
+/** Words that decline to give a reason, whatever the reasons of the domain. */
+const declined =
+  /\b(no|don't have( any)?|do not have( any)?|not( going)? to (share|give)|rather not( say)?|prefer not to)( specific| particular)? reasons?\b|\b(rather|prefer) not (to )?say\b/u;
+
+/** How `reasonGiven` may also learn that a reason was given. */
+export interface ReasonOptions {
+  /**
+   * Words that name the matter when the agent asks for the reason (e.g. `['reason']`): a user message after an
+   * assistant message that names it, not blank and not declining, gives a reason too (one of no listed kind: no
+   * `value`).
+   */
+  asked?: readonly string[];
+}
+
 /**
  * Whether the user gave one of `reasons` (each with the phrases that state it), and which: the latest user message
- * that states one decides. `yes` with the reason as `value`; `unsure` when no user message states any.
+ * that states one, or declines to give any ("no specific reason", "I'd rather not say"), decides. `yes` with the
+ * reason as `value`; `no` when the user declined; else `yes` without a value when the user answered the agent's
+ * question for the reason (see `ReasonOptions.asked`); `unsure` when no user message states any.
  */
-export function gaveReason(transcript: Transcript, reasons: Readonly<Record<string, readonly string[]>>): ValueFact {
+export function gaveReason(
+  transcript: Transcript,
+  reasons: Readonly<Record<string, readonly string[]>>,
+  options: ReasonOptions = {},
+): ValueFact {
   for (let index = transcript.messages.length - 1; index >= 0; index--) {
     const message = transcript.messages[index];
     if (message?.role !== 'user') continue;
     const lower = said(message);
+    const refused = declined.exec(lower);
+    if (refused !== null) {
+      return {
+        answer: 'no',
+        evidence: [{ message: index, words: [refused[0]] }],
+        reason: 'the user declined to give a reason',
+      };
+    }
     for (const [reason, phrases] of Object.entries(reasons)) {
       const words = named(lower, phrases);
       if (words.length > 0) return { answer: 'yes', evidence: [{ message: index, words }], value: reason };
     }
   }
-  return { answer: 'unsure', evidence: [], reason: 'the user has not given a reason' };
+  const asked = answeredQuestion(transcript, options.asked ?? []);
+  return asked ?? { answer: 'unsure', evidence: [], reason: 'the user has not given a reason' };
+}
+
+/** A yes when a user message, not blank, follows the first assistant message that names one of `about`. */
+function answeredQuestion(transcript: Transcript, about: readonly string[]): ValueFact | undefined {
+  if (about.length === 0) return undefined;
+  const { messages } = transcript;
+  const asked = messages.findIndex((message) => message.role === 'assistant' && named(said(message), about).length > 0);
+  if (asked === -1) return undefined;
+  for (let index = asked + 1; index < messages.length; index++) {
+    const message = messages[index];
+    if (message?.role !== 'user' || message.text.trim() === '') continue;
+    return {
+      answer: 'yes',
+      evidence: [
+        { message: index, words: [] },
+        { message: asked, words: named(said(messages[asked]), about) },
+      ],
+    };
+  }
+  return undefined;
 }
 
 /**

@@ -1,14 +1,14 @@
 import { asksForConfirmation, type ReplyReading, readReply } from '../dialogue/affirmation.ts';
+import { type Agreement, type AgreementTerms, agreementTo, type ProposedCall } from '../dialogue/agreement.ts';
 import { canonicalText } from '../dialogue/canonical-text.ts';
 import type { DomainDescription } from '../dialogue/domain-description.ts';
 import {
-  agreedTo,
   askedAbout,
   choseOption,
   type Fact,
   gaveReason,
   type OfferedChoice,
-  type ProposedCall,
+  type ReasonOptions,
   type StatedValue,
   statedValue,
   type ValueFact,
@@ -278,16 +278,19 @@ export class Conversation {
   }
 
   /**
-   * Whether the user agreed to the agent's proposal that covers this call (see `agreedTo`): yes, no (refused, took
-   * it back, made it wait) or unsure, with the evidence.
+   * Whether the user agreed to the agent's proposal that covers this call (see `agreementTo`): yes, no (refused, took
+   * it back, made it wait) or unsure, with the evidence and the messages the agreement rests on. `terms` also ask
+   * whether the call keeps what was agreed (the amount stated, the payment method named, the items listed) and let a
+   * corrected choice after a rejected call stand with the yes before it.
    *
    * @example
    * ```ts
    * conversation.agreed({ tool: 'cancel_reservation', names: ['ZFA04Y', 'cancel'] }).answer; // 'yes'
+   * conversation.agreed(call, { amount: { amount: 209, description: { currency: ['$'] } } }).amount?.answer; // 'yes' after "$209"
    * ```
    */
-  agreed(call: ProposedCall): Fact {
-    return agreedTo(this, call);
+  agreed(call: ProposedCall, terms?: AgreementTerms): Agreement {
+    return agreementTo(this, call, terms);
   }
 
   /**
@@ -316,15 +319,16 @@ export class Conversation {
   }
 
   /**
-   * Whether the user gave one of the reasons, each with the phrases that state it, and which (see `gaveReason`).
+   * Whether the user gave one of the reasons, each with the phrases that state it, and which, or declined to give one
+   * (see `gaveReason`).
    *
    * @example
    * ```ts
    * conversation.reasonGiven({ change_of_plan: ['change of plan', 'plans changed'] }).value; // 'change_of_plan'
    * ```
    */
-  reasonGiven(reasons: Readonly<Record<string, readonly string[]>>): ValueFact {
-    return gaveReason(this, reasons);
+  reasonGiven(reasons: Readonly<Record<string, readonly string[]>>, options?: ReasonOptions): ValueFact {
+    return gaveReason(this, reasons, options);
   }
 
   /**

@@ -11,6 +11,13 @@ const policySchema = z.object({
   /** What a violation does: `deny` (the default) or `ask`, where a person must settle the call with the user. */
   effect: z.enum(['deny', 'ask']).optional(),
   /**
+   * What a check decides when a conversation fact it needs is unsure (the finding carries the question to ask): `ask`
+   * (the default) has a person put the question to the user; `deny` is for a policy that says a missing fact must
+   * deny, such as an explicit confirmation: the call is refused, with the feedback, the remedy and the question for
+   * the agent to ask.
+   */
+  unsure: z.enum(['ask', 'deny']).optional(),
+  /**
    * Set when the policy cannot be decided before the call (the mapper's enforceability review, or a reference that
    * is not in the document): the reason. An archived policy is kept for review, but neither scored nor generated.
    */

@@ -24,4 +24,13 @@ describe('policyState', () => {
     assert.equal(state.label, 'enforced, flagged');
     assert.match(state.notes.at(-1)?.text ?? '', /matches message text itself.*userTexts/);
   });
+  it('says beside the effect when an unsure fact denies, and nothing when it asks', () => {
+    assert.deepEqual(policyState(entry, undefined, undefined, undefined, 'deny').notes.slice(0, 2), [
+      { label: 'effect', text: 'denies the call' },
+      { label: 'unsure fact', text: 'denies the call: the policy says a missing fact must deny' },
+    ]);
+    assert.deepEqual(policyState(entry, undefined, undefined, undefined, 'ask').notes, [
+      { label: 'effect', text: 'denies the call' },
+    ]);
+  });
 });

@@ -21,7 +21,7 @@ export interface ValidationFigures {
  * The state of a tool's policy from its manifest entry, with the outcome of its test cases when they were run and
  * its denial rate and answers on recorded runs when the pack was validated. A policy flagged there (it refused most
  * calls), or whose generated check reads message text itself (`readsText`, lines of its source), is labelled for
- * review.
+ * review. A policy whose spec says an unsure fact denies (`unsure`) says so beside its effect.
  *
  * @example
  * ```ts
@@ -33,6 +33,7 @@ export function policyState(
   results?: readonly { outcome: 'pass' | 'fail' | 'error' }[],
   validation?: ValidationFigures,
   readsText?: readonly string[],
+  unsure?: 'ask' | 'deny',
 ): PolicyState {
   if (entry.state === 'archived')
     return { kind: 'archived', label: 'archived', notes: [{ label: 'why', text: entry.reason }] };
@@ -40,6 +41,9 @@ export function policyState(
     return { kind: 'not_enforced', label: 'not enforced', notes: [{ label: 'last failure', text: entry.reason }] };
   }
   const notes = [{ label: 'effect', text: entry.effect === 'ask' ? 'asks a person' : 'denies the call' }];
+  if (unsure === 'deny') {
+    notes.push({ label: 'unsure fact', text: 'denies the call: the policy says a missing fact must deny' });
+  }
   if (results !== undefined) {
     const failing = results.filter((result) => result.outcome !== 'pass');
     notes.push({

@@ -86,6 +86,45 @@ describe('GuardRuntime decisions', () => {
     assert.equal(verdict.violations[0]?.question, 'May I act?');
     assert.match(feedbackFor(verdict), /Ask the user: May I act\?/);
   });
+  it('denies, with the question and the remedy, an unsure fact of a policy whose spec says unsure denies', async () => {
+    const unsure = { id: 'act.limit', body: 'return { message: "the user has not said", ask: "May I act?" };' };
+    const spec = (setting: Record<string, unknown>) => ({
+      'spec/act.json': JSON.stringify({
+        tool: 'act',
+        policies: [
+          {
+            id: 'act.limit',
+            name: 'Policy act.limit',
+            description: 'A test policy.',
+            references: ['Acts must be small.'],
+            compliance_examples: [],
+            violation_examples: [],
+            remedy: 'Act smaller.',
+            ...setting,
+          },
+        ],
+      }),
+    });
+    const decide = async (setting: Record<string, unknown>, policy: FixturePolicy = unsure) =>
+      new GuardRuntime([await loadPack(await writeFixturePack({ policies: [policy], files: spec(setting) }))]).check(
+        call(9),
+        context(),
+      );
+    const denied = await decide({ unsure: 'deny' });
+    assert.equal(denied.decision, 'deny');
+    assert.deepEqual(
+      denied.violations.map(({ effect, question, remedy }) => ({ effect, question, remedy })),
+      [{ effect: 'deny', question: 'May I act?', remedy: 'Act smaller.' }],
+    );
+    const feedback = feedbackFor(denied);
+    assert.match(feedback, /blocked/);
+    assert.match(feedback, /Instead: Act smaller\./);
+    assert.match(feedback, /Ask the user: May I act\?/);
+    assert.equal((await decide({ unsure: 'ask' })).decision, 'ask');
+    assert.equal((await decide({})).decision, 'ask');
+    // A finding with no question takes the policy's effect: the setting is about unsure facts only.
+    assert.equal((await decide({ unsure: 'deny' }, { ...limit, effect: 'ask' })).decision, 'ask');
+  });
   it('reports in shadow mode without blocking', async () => {
     const runtime = await runtimeFor([limit], { shadow: true });
     const verdict = await runtime.check(call(9), context());

@@ -314,7 +314,9 @@ export class GuardRuntime {
     }
     if (outcome.finding === undefined) return;
     const { ask } = outcome.finding;
-    const effect = ask !== undefined ? 'ask' : policy?.entry.state === 'enforced' ? policy.entry.effect : 'deny';
+    // An unsure fact asks a person, unless the policy's spec says a missing fact denies.
+    const unsure = policy?.spec.unsure === 'deny' ? 'deny' : 'ask';
+    const effect = ask !== undefined ? unsure : policy?.entry.state === 'enforced' ? policy.entry.effect : 'deny';
     const violation: Violation = { policy: outcome.policy, name, message: outcome.finding.message, references, effect };
     if (policy?.spec.remedy !== undefined) violation.remedy = policy.spec.remedy;
     if (ask !== undefined) violation.question = ask;

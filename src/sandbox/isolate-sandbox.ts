@@ -12,8 +12,11 @@ const library = (path: string) => readFileSync(moduleUrl(import.meta.url, `../${
 const libraryFiles = new Map([
   ['/agentguard/model/conversation', library('model/conversation')],
   ['/agentguard/dialogue/affirmation', library('dialogue/affirmation')],
+  ['/agentguard/dialogue/agreement', library('dialogue/agreement')],
   ['/agentguard/dialogue/canonical-text', library('dialogue/canonical-text')],
   ['/agentguard/dialogue/facts', library('dialogue/facts')],
+  ['/agentguard/dialogue/phrases', library('dialogue/phrases')],
+  ['/agentguard/dialogue/terms', library('dialogue/terms')],
 ]);
 
 const harness = `

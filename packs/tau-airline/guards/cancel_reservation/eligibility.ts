@@ -1,7 +1,7 @@
 /** `cancel.eligibility`: A reservation can be cancelled if it was booked within the last 24 hours, if the airline cancelled one of its flights, if it is business, or if it has travel insurance and the user cancels for health or weather reasons. Membership does not change this. */
 import type { PolicyCheck } from 'agentguard';
 import type { CancelReservationArgs } from '../../types.ts';
-import { estTime, findFlightOnDate, findReservation, statedReasons } from '../lib/airline.ts';
+import { coveredReason, estTime, findFlightOnDate, findReservation, reasonGiven } from '../lib/airline.ts';
 import { after, allOf } from '../lib/maybe.ts';
 
 const dayMs = 24 * 60 * 60 * 1000;
@@ -15,9 +15,8 @@ export const check: PolicyCheck<CancelReservationArgs> = (args, context) =>
     const segments = reservation.flights.map((flight) => findFlightOnDate(context, flight.flight_number, flight.date));
     return after(allOf(segments), (found) => {
       if (found.some((segment) => segment?.status === 'cancelled')) return undefined;
-      const reasons = statedReasons(context);
-      const covered = reasons.includes('health') || reasons.includes('weather');
-      if (reservation.insurance === 'yes' && covered) return undefined;
+      const reason = coveredReason(context);
+      if (reservation.insurance === 'yes' && reason.answer === 'yes') return undefined;
       const why =
         reservation.insurance === 'yes'
           ? 'the user has travel insurance but gave no health or weather reason'
@@ -28,7 +27,7 @@ export const check: PolicyCheck<CancelReservationArgs> = (args, context) =>
           cabin: reservation.cabin,
           created_at: reservation.created_at,
           insurance: reservation.insurance,
-          reasons,
+          reason: reasonGiven(context).value ?? null,
         },
       };
     });

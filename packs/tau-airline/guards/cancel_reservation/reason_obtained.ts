@@ -4,9 +4,12 @@ import type { CancelReservationArgs } from '../../types.ts';
 import { reasonGiven } from '../lib/airline.ts';
 
 export const check: PolicyCheck<CancelReservationArgs> = (_args, context) => {
-  if (reasonGiven(context)) return undefined;
+  const given = reasonGiven(context);
+  if (given.answer === 'yes') return undefined;
+  const ask = 'ask for the reason (change of plan, airline cancelled flight, or other)';
+  if (given.answer === 'no') return { message: `${given.reason}: ${ask}` };
   return {
-    message:
-      'the user has not said why they cancel: ask for the reason (change of plan, airline cancelled flight, or other)',
+    message: `the user has not said why they cancel: ${ask}`,
+    ask: 'Why do you want to cancel: a change of plan, a flight the airline cancelled, or another reason?',
   };
 };

@@ -1,14 +1,11 @@
 /**
  * Facts the airline guards share: lookups, the bag allowance, itineraries and what the conversation establishes.
  */
-import type { GuardContext, PolicyFinding, ToolInvoker } from 'agentguard';
-import { type CallTerms, contradiction, findAgreement, rejected, unsettled } from './agreement.ts';
-import { domain } from './domain-description.ts';
-import { rememberedLast } from './last.ts';
+import type { GuardContext, PolicyFinding, ToolInvoker, ValueFact } from 'agentguard';
+import { cancellationReasons, insuredReasons } from './domain-description.ts';
+import { rememberedBy, rememberedLast } from './last.ts';
 import { after, allOf, type Maybe } from './maybe.ts';
-import { type CancellationReason, cancellationReasons, type MessageReading, readMessage } from './reading.ts';
 import type { Cabin, FlightOnDate, FlightType, Membership, Passenger, Reservation, User } from './records.ts';
-import { rememberedBy } from './text.ts';
 
 /** The clock of the data: naive times are EST. Each time is parsed once (the same reservations are read again). */
 export const estTime = rememberedBy((naive: string): number => Date.parse(`${naive}-05:00`));
@@ -192,129 +189,17 @@ export function userMentioned(context: GuardContext, text: string): boolean {
   return context.conversation.stated({ value: text }).answer === 'yes';
 }
 
-/** What a confirmation must be about: words that name the action, and details of the call. */
-export interface ActionDescription {
-  /** Words that name the action, e.g. /\bcancel/ for a cancellation. */
-  action: RegExp;
-  /** Details of the call (ids, flight numbers); naming one also ties the proposal to the action. */
-  details: readonly string[];
-}
-
-/** When the user's last message reads as no, the words that decided it, to tell the agent; else nothing. */
-function readAsNo(context: GuardContext): string {
-  const reply = context.conversation.answerAt(context.conversation.lastUserIndex());
-  if (reply?.answer !== 'no') return '';
-  return ` (the user's last message reads as no: ${reply.words.map((word) => `"${word}"`).join(', ')})`;
+/** Whether the user gave a reason for cancelling that travel insurance covers (health or weather), and which. */
+export function coveredReason(context: GuardContext): ValueFact {
+  return context.conversation.reasonGiven(insuredReasons);
 }
 
 /**
- * Checks that the user explicitly confirmed this call: the last user message is an explicit yes (or a corrected
- * choice after the tool rejected the call that yes was given for); the yes answers an assistant message that asks
- * for confirmation and names the action or one of its details, or corrects a call of this tool that the tool
- * rejected; the yes was not already used for the same action on the same target; and, when `terms` are given, the
- * call does no more than the user agreed to (see `contradiction`).
+ * Whether the user gave a reason for cancelling: one of the reasons the pack lists, or an answer to the agent's
+ * question for the reason; `no` when the user declined to give one.
  */
-export function unconfirmed(
-  context: GuardContext,
-  call: { name: string; arguments: Record<string, unknown> },
-  { action, details }: ActionDescription,
-  sameTarget: (args: Record<string, unknown>) => boolean,
-  terms?: CallTerms,
-): PolicyFinding | undefined {
-  const agreement = findAgreement(context, call.name, call.arguments);
-  if (agreement === undefined) {
-    return {
-      message: `the user has not explicitly confirmed this action${readAsNo(context)}: list the action details and ask for a yes first`,
-    };
-  }
-  if (!agreement.proposalAsks && !agreement.continuesRejected) {
-    return {
-      message:
-        "the user's yes does not answer a request for confirmation: list the action details and ask for a yes first",
-    };
-  }
-  const { proposal } = agreement;
-  const named = details.some((detail) => detail !== '' && proposal.mentions(detail));
-  if (!proposal.matches(action) && !named && !agreement.continuesRejected) {
-    return {
-      message:
-        'the message the user said yes to is not about this action: list the action details and ask for a yes first',
-    };
-  }
-  const reused = agreement.callsSince.find(
-    (past) =>
-      past.call.name === call.name && !rejected(past) && past.result !== undefined && sameTarget(past.call.arguments),
-  );
-  if (reused !== undefined) {
-    return {
-      message: `the user's yes was already used for an earlier \`${call.name}\` call on the same target: ask again before another change`,
-    };
-  }
-  const problem = terms === undefined ? undefined : contradiction(agreement, terms);
-  return problem === undefined ? undefined : { message: problem };
-}
-
-/**
- * The question to put to the user when the conversation does not settle what a confirmed call charges or how it
- * pays; undefined when it does, or when there is no yes at all (the confirmation policy denies that).
- */
-export function paymentUnsettled(
-  context: GuardContext,
-  call: { name: string; arguments: Record<string, unknown> },
-  terms: CallTerms,
-): PolicyFinding | undefined {
-  const agreement = findAgreement(context, call.name, call.arguments);
-  if (agreement === undefined) return undefined;
-  const { user, reservation } = terms;
-  const question = unsettled(
-    agreement,
-    terms,
-    (paymentId) =>
-      user !== undefined &&
-      context.conversation.stated(
-        {
-          value: paymentId,
-          kind: 'payment_method',
-          records: Object.values(user.payment_methods),
-          ...(reservation?.payment_history[0] === undefined
-            ? {}
-            : { roles: { original: reservation.payment_history[0].payment_id } }),
-        },
-        domain,
-      ).answer === 'yes',
-  );
-  return question === undefined ? undefined : { message: question, facts: { charge: terms.charge } };
-}
-
-/** Whether the user said something that `holds`: read message by message, no list made. */
-function userSays(context: GuardContext, holds: (said: MessageReading) => boolean): boolean {
-  for (const said of context.conversation.readEach(readMessage)) if (said.role === 'user' && holds(said)) return true;
-  return false;
-}
-
-/** The reasons for cancellation the user gave in the conversation, most specific first. */
-export function statedReasons(context: GuardContext): readonly CancellationReason[] {
-  return reasonsStated(context);
-}
-
-const reasonsStated = rememberedLast((context: GuardContext): readonly CancellationReason[] => {
-  const given = new Set<CancellationReason>();
-  for (const said of context.conversation.readEach(readMessage)) {
-    if (said.role === 'user') for (const reason of said.reasons) given.add(reason);
-  }
-  return cancellationReasons.filter((reason) => given.has(reason));
-});
-
-/**
- * Whether the user gave a reason for cancelling: a reason the lexicon recognises, or an answer (not a refusal) to an
- * assistant message that asked for the reason.
- */
-export function reasonGiven(context: GuardContext): boolean {
-  if (userSays(context, (said) => said.refusesReason)) return false;
-  if (statedReasons(context).length > 0) return true;
-  const readings = context.conversation.readEach(readMessage);
-  const asked = readings.findIndex((reading) => reading.role === 'assistant' && reading.mentionsReason);
-  return asked !== -1 && readings.some((reading, index) => index > asked && reading.role === 'user' && !reading.blank);
+export function reasonGiven(context: GuardContext): ValueFact {
+  return context.conversation.reasonGiven(cancellationReasons, { asked: ['reason', 'reasons'] });
 }
 
 /** Checks that the reservation exists and that the user gave the user id that owns it. */

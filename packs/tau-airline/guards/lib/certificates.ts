@@ -23,7 +23,10 @@ function wasDelayed(segment: FlightOnDate | undefined): boolean {
 
 const basesOfDecision = rememberedLast((_context: GuardContext): { bases?: Maybe<Basis[]> } => ({}));
 
-/** The reservations that could ground this certificate; found once per decision. */
+/**
+ * The reservations that could ground this certificate: those the user named (`Conversation.stated`), else all the
+ * user's; found once per decision.
+ */
 export function bases(args: SendCertificateArgs, context: GuardContext): Maybe<Basis[]> {
   const slot = basesOfDecision(context);
   slot.bases ??= findBases(args, context);
@@ -33,10 +36,7 @@ export function bases(args: SendCertificateArgs, context: GuardContext): Maybe<B
 function findBases(args: SendCertificateArgs, context: GuardContext): Maybe<Basis[]> {
   return after(findUser(context, args.user_id), (user) => {
     if (user === undefined) return [];
-    const said = context.conversation.messages
-      .map((message) => (message.role === 'user' || message.role === 'assistant' ? message.text : ''))
-      .join('\n');
-    const mentioned = user.reservations.filter((id) => said.includes(id));
+    const mentioned = user.reservations.filter((id) => context.conversation.stated({ value: id }).answer === 'yes');
     const ids = mentioned.length > 0 ? mentioned : user.reservations;
     return after(allOf(ids.map((id) => basesOf(context, user, id))), (found) => found.flat());
   });

@@ -1,7 +1,7 @@
 /** `baggages.user_confirmation`: Before changing the bags of a reservation, the agent lists the action details and the user answers with an explicit yes. One yes covers the actions it was given for, once. */
 import type { PolicyCheck } from 'agentguard';
 import type { UpdateReservationBaggagesArgs } from '../../types.ts';
-import { unconfirmed } from '../lib/airline.ts';
+import { unconfirmed } from '../lib/agreement.ts';
 import { after } from '../lib/maybe.ts';
 import { baggageTerms } from '../lib/terms.ts';
 

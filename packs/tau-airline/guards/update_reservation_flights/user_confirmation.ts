@@ -1,7 +1,7 @@
 /** `flights.user_confirmation`: Before changing the flights or cabin of a reservation, the agent lists the action details and the user answers with an explicit yes. One yes covers the actions it was given for, once. */
 import type { PolicyCheck } from 'agentguard';
 import type { UpdateReservationFlightsArgs } from '../../types.ts';
-import { unconfirmed } from '../lib/airline.ts';
+import { unconfirmed } from '../lib/agreement.ts';
 import { after } from '../lib/maybe.ts';
 import { flightChangeTerms } from '../lib/terms.ts';
 

@@ -1,7 +1,7 @@
 /** `passengers.user_confirmation`: Before changing the passengers of a reservation, the agent lists the action details and the user answers with an explicit yes. One yes covers the actions it was given for, once. */
 import type { PolicyCheck } from 'agentguard';
 import type { UpdateReservationPassengersArgs } from '../../types.ts';
-import { unconfirmed } from '../lib/airline.ts';
+import { unconfirmed } from '../lib/agreement.ts';
 
 export const check: PolicyCheck<UpdateReservationPassengersArgs> = (args, context, call) => {
   const details = [args.reservation_id, ...args.passengers.map((passenger) => passenger.first_name)];

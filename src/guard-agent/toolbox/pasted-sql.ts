@@ -1,5 +1,5 @@
-import { type ScanToken, scanSync } from 'libpg-query';
-import { type PgNode, parsePostgres } from './postgres-parser.ts';
+import type { ScanToken } from 'libpg-query';
+import { type PgNode, parsePostgres, scanPostgres } from './postgres-parser.ts';
 
 /** One statement of pasted SQL, as read: its parse tree, or why it could not be read. */
 export type PastedStatement =
@@ -15,7 +15,7 @@ const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 function scan(sql: string): ScanToken[] | undefined {
   try {
-    return scanSync(sql).tokens;
+    return scanPostgres(sql);
   } catch {
     return undefined;
   }

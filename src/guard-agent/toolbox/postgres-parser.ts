@@ -22,8 +22,19 @@ function loadedParser(): typeof LibPgQuery {
   return parser;
 }
 
+/** A token of PostgreSQL's scanner, as `libpg-query` gives it (its `ScanToken`, which these types do not import). */
+export interface PgToken {
+  start: number;
+  end: number;
+  text: string;
+  tokenType: number;
+  tokenName: string;
+  keywordKind: number;
+  keywordName: string;
+}
+
 /** PostgreSQL's scanner tokens of a text; throws where the scanner refuses it. Requires `loadPostgresParser()`. */
-export function scanPostgres(sql: string): LibPgQuery.ScanToken[] {
+export function scanPostgres(sql: string): PgToken[] {
   return loadedParser().scanSync(sql).tokens;
 }
 

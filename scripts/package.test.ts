@@ -81,7 +81,8 @@ before(async () => {
   work = await mkdtemp(join(tmpdir(), 'agentguard-package-'));
   const packed = npm(['pack', '--silent', '--pack-destination', work], root).trim().split('\n').at(-1) ?? '';
   tarball = join(work, packed);
-  project = await freshProject('project', [...Object.keys(repoPackage.peerDependencies), '@types/node'].map(pinned));
+  const optional = [...Object.keys(repoPackage.peerDependencies), 'typescript'];
+  project = await freshProject('project', [...optional, '@types/node'].map(pinned));
 });
 
 after(async () => {
@@ -97,9 +98,10 @@ describe('the package installed alone, to guard an agent with a reviewed pack', 
   before(async () => {
     light = await freshProject('light', []);
     alone = await installSize(light);
-    // The application's own framework, which the adapter guards, and its TypeScript.
+    // The application's own framework, which the adapter guards, and its own TypeScript, at 7 as a new project's is:
+    // agentguard uses TypeScript 5.9's compiler API, and declares no peer range that would stand in the way.
     npm(
-      ['install', '--no-audit', '--no-fund', '--prefer-offline', ...['ai', 'typescript', '@types/node'].map(pinned)],
+      ['install', '--no-audit', '--no-fund', '--prefer-offline', pinned('ai'), pinned('@types/node'), 'typescript@7'],
       light,
     );
   });
@@ -108,7 +110,7 @@ describe('the package installed alone, to guard an agent with a reviewed pack', 
     const everything = await installSize(project);
     t.diagnostic(`installed alone: ${megabytes(alone.bytes)}, ${alone.packages} packages`);
     t.diagnostic(`with every optional peer: ${megabytes(everything.bytes)}, ${everything.packages} packages`);
-    const optional = Object.keys(repoPackage.peerDependencies).filter((name) => !['ai', 'typescript'].includes(name));
+    const optional = Object.keys(repoPackage.peerDependencies).filter((name) => name !== 'ai');
     for (const name of optional) assert.ok(!existsSync(join(light, 'node_modules', name)), `${name} was installed`);
     assert.ok(alone.bytes < everything.bytes / 2, `${alone.bytes} bytes against ${everything.bytes}`);
     assert.ok(alone.packages < everything.packages / 2, `${alone.packages} packages against ${everything.packages}`);
@@ -157,7 +159,7 @@ console.log(JSON.stringify({ unconfirmed: await decide('call_1', asked), confirm
     assert.deepEqual(JSON.parse(result.stdout), { unconfirmed: 'deny', confirmed: 'allow', cancelled: ['ZFA04Y'] });
   });
 
-  it('type-checks against the light install with the types of every library checked (no optional package needed)', async () => {
+  it('type-checks against the light install under TypeScript 7 with the types of every library checked', async () => {
     await writeFile(
       join(light, 'tsconfig.json'),
       JSON.stringify({
@@ -220,6 +222,12 @@ export { verdict, wrong };
     assert.equal(
       served.stderr,
       `error: the decision service needs the package \`fastify\`: run \`npm install fastify@${repoPackage.peerDependencies.fastify}\`\n`,
+    );
+    const reviewed = lightCli('review', pack, '--no-open');
+    assert.equal(reviewed.status, 1);
+    assert.match(
+      reviewed.stderr,
+      /^error: the installed `typescript` 7\.\S+ has no compiler API, which agentguard uses: run `npm install typescript@5\.9`\n$/,
     );
     const compiled = lightCli('compile', 'map', '--policy', 'policy.md', '--tools', 'tools.json', '--out', 'out');
     assert.equal(compiled.status, 1);

@@ -46,6 +46,14 @@ describe('importOptional', () => {
     });
   });
 
+  it('names TypeScript, which is optional without being a peer dependency, at the version whose compiler API it uses', async () => {
+    const load = await importing('typescript');
+    await assert.rejects(importOptional('`agentguard review`', load), {
+      code: 'missing_package',
+      message: '`agentguard review` needs the package `typescript`: run `npm install typescript@5.9`',
+    });
+  });
+
   it('rethrows a missing package agentguard does not declare, and any other failure, as they are', async () => {
     const undeclared = await importing('left-pad');
     await assert.rejects(importOptional('a feature', undeclared), { code: 'ERR_MODULE_NOT_FOUND' });

@@ -28,7 +28,7 @@ let compiler: typeof ts | undefined;
 async function transpiled(source: string): Promise<string> {
   let body = compiledSources.get(source);
   if (body === undefined) {
-    compiler ??= (await importOptional('running code in an isolate', () => import('typescript'))).default;
+    compiler ??= (await importOptional('running code in an isolate', () => import('../typescript-api.ts'))).default;
     body = compiler.transpileModule(source, {
       compilerOptions: { target: compiler.ScriptTarget.ES2022, module: compiler.ModuleKind.None },
     }).outputText;

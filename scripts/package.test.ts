@@ -1,11 +1,15 @@
 /**
- * The package as a user meets it: `npm pack` (which builds `dist/`), then a fresh project installs the tarball beside
- * the agent frameworks and uses every entry point from JavaScript, type-checks against them under `nodenext`, loads
- * the shipped packs and a pack published as its own npm package from inside `node_modules`, and runs the CLI.
- * Run: `npm run test:package` (it reaches only the npm registry, for the frameworks).
+ * The package as a user meets it: `npm pack` (which builds `dist/`), then fresh projects install the tarball. One
+ * installs it alone, as someone who guards an agent with a reviewed pack does, decides with the shipped airline pack
+ * through the AI SDK adapter, and finds that a command needing an optional package names it. The other installs it
+ * with every optional peer dependency (the agent frameworks, the compiler's, guard agent's, service's and MCP proxy's
+ * packages), uses every entry point from JavaScript, type-checks against them under `nodenext`, loads the shipped
+ * packs and a pack published as its own npm package from inside `node_modules`, and runs the CLI. Both installs' sizes
+ * and package counts are printed. Run: `npm run test:package` (it reaches only the npm registry, for the peers).
  */
 import assert from 'node:assert/strict';
 import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,12 +25,13 @@ const repoPackage = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'
   version: string;
   exports: Record<string, unknown>;
   devDependencies: Record<string, string>;
-  dependencies: Record<string, string>;
+  peerDependencies: Record<string, string>;
 };
-const frameworks = ['ai', '@openai/agents', 'langchain', '@langchain/core', '@langchain/langgraph'];
-const versionOf = (name: string) => repoPackage.devDependencies[name] ?? repoPackage.dependencies[name] ?? 'latest';
+/** A package at the version the repository tests with. */
+const pinned = (name: string) => `${name}@${repoPackage.devDependencies[name] ?? repoPackage.peerDependencies[name]}`;
 
 let work = '';
+let tarball = '';
 let project = '';
 const installed = () => join(project, 'node_modules', 'agentguard');
 
@@ -51,27 +56,188 @@ const cli = (...args: string[]) => node([join(project, 'node_modules', '.bin', '
 const serving = (args: readonly string[], printed: RegExp) =>
   startServingCli(args, { printed, cli: join(project, 'node_modules', '.bin', 'agentguard'), cwd: project });
 
+/** A fresh project in the work folder with the tarball and the given packages installed. */
+async function freshProject(name: string, packages: readonly string[]): Promise<string> {
+  const folder = join(work, name);
+  await mkdir(folder);
+  await writeFile(join(folder, 'package.json'), JSON.stringify({ name, private: true, type: 'module' }));
+  npm(['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, ...packages], folder);
+  return folder;
+}
+
+/** What an install put in `node_modules`: bytes as `du -sb` counts them, and the packages npm recorded installing. */
+async function installSize(folder: string): Promise<{ bytes: number; packages: number }> {
+  const du = run('du', ['-sb', 'node_modules'], folder);
+  assert.equal(du.status, 0, du.stderr);
+  const lock = JSON.parse(await readFile(join(folder, 'node_modules', '.package-lock.json'), 'utf8')) as {
+    packages: Record<string, unknown>;
+  };
+  return { bytes: Number.parseInt(du.stdout, 10), packages: Object.keys(lock.packages).length };
+}
+
+const megabytes = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
+
 before(async () => {
   work = await mkdtemp(join(tmpdir(), 'agentguard-package-'));
-  project = join(work, 'project');
-  const tarball = npm(['pack', '--silent', '--pack-destination', work], root).trim().split('\n').at(-1) ?? '';
-  await mkdir(project);
-  await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'fresh', private: true, type: 'module' }));
-  npm(
-    [
-      'install',
-      '--no-audit',
-      '--no-fund',
-      '--prefer-offline',
-      join(work, tarball),
-      ...[...frameworks, 'typescript', '@types/node'].map((name) => `${name}@${versionOf(name)}`),
-    ],
-    project,
-  );
+  const packed = npm(['pack', '--silent', '--pack-destination', work], root).trim().split('\n').at(-1) ?? '';
+  tarball = join(work, packed);
+  const optional = [...Object.keys(repoPackage.peerDependencies), 'typescript'];
+  project = await freshProject('project', [...optional, '@types/node'].map(pinned));
 });
 
 after(async () => {
   if (work !== '') await rm(work, { recursive: true, force: true });
+});
+
+describe('the package installed alone, to guard an agent with a reviewed pack', () => {
+  let light = '';
+  let alone = { bytes: 0, packages: 0 };
+  const lightCli = (...args: string[]) =>
+    run(process.execPath, [join(light, 'node_modules', '.bin', 'agentguard'), ...args], light);
+
+  before(async () => {
+    light = await freshProject('light', []);
+    alone = await installSize(light);
+    // The application's own framework, which the adapter guards, and its own TypeScript, at 7 as a new project's is:
+    // agentguard uses TypeScript 5.9's compiler API, and declares no peer range that would stand in the way.
+    npm(
+      ['install', '--no-audit', '--no-fund', '--prefer-offline', pinned('ai'), pinned('@types/node'), 'typescript@7'],
+      light,
+    );
+  });
+
+  it('installs no optional package and well under half of what the package with every optional peer does', async (t) => {
+    const everything = await installSize(project);
+    t.diagnostic(`installed alone: ${megabytes(alone.bytes)}, ${alone.packages} packages`);
+    t.diagnostic(`with every optional peer: ${megabytes(everything.bytes)}, ${everything.packages} packages`);
+    const optional = Object.keys(repoPackage.peerDependencies).filter((name) => name !== 'ai');
+    for (const name of optional) assert.ok(!existsSync(join(light, 'node_modules', name)), `${name} was installed`);
+    assert.ok(alone.bytes < everything.bytes / 2, `${alone.bytes} bytes against ${everything.bytes}`);
+    assert.ok(alone.packages < everything.packages / 2, `${alone.packages} packages against ${everything.packages}`);
+  });
+
+  it('guards an AI SDK tool set with the shipped airline pack: an unconfirmed cancellation is denied, a confirmed one runs', async () => {
+    await writeFile(
+      join(light, 'decide.mjs'),
+      `import { fileURLToPath } from 'node:url';
+import { jsonSchema, tool } from 'ai';
+import { GuardRuntime, loadPack } from 'agentguard';
+import { guardTools } from 'agentguard/ai-sdk';
+const reservation = { reservation_id: 'ZFA04Y', user_id: 'mia_li_3668', origin: 'JFK', destination: 'SEA', flight_type: 'one_way',
+  cabin: 'economy', insurance: 'no', created_at: '2024-05-15T09:00:00', total_baggages: 0, nonfree_baggages: 0, payment_history: [],
+  flights: [{ flight_number: 'HAT136', date: '2024-05-20', price: 150, origin: 'JFK', destination: 'SEA' }],
+  passengers: [{ first_name: 'Mia', last_name: 'Li', dob: '1990-04-05' }] };
+const user = { user_id: 'mia_li_3668', reservations: ['ZFA04Y'], membership: 'regular', payment_methods: {} };
+const lookup = (result) => tool({ inputSchema: jsonSchema({ type: 'object' }), execute: async () => result });
+const cancelled = [];
+const runtime = new GuardRuntime([await loadPack(fileURLToPath(import.meta.resolve('agentguard/packs/tau-airline')))]);
+const tools = guardTools(runtime, {
+  get_reservation_details: lookup(reservation),
+  get_user_details: lookup(user),
+  get_flight_on_date_details: lookup({ status: 'available' }),
+  cancel_reservation: tool({
+    inputSchema: jsonSchema({ type: 'object', properties: { reservation_id: { type: 'string' } } }),
+    execute: async ({ reservation_id }) => { cancelled.push(reservation_id); return { status: 'cancelled' }; },
+  }),
+}, { now: () => new Date('2024-05-15T15:00:00-05:00') });
+const asked = [{ role: 'user', content: 'Hi, I am mia_li_3668. Please cancel reservation ZFA04Y, my plans changed.' }];
+const confirmed = [...asked, { role: 'assistant', content: 'Reservation ZFA04Y (JFK to SEA, economy). Shall I cancel it?' },
+  { role: 'user', content: 'Yes, please go ahead.' }];
+async function decide(toolCallId, messages) {
+  try {
+    await tools.cancel_reservation.execute({ reservation_id: 'ZFA04Y' }, { toolCallId, messages });
+    return 'allow';
+  } catch (error) {
+    return error.name === 'GuardDeniedError' ? 'deny' : \`failed: \${error.message}\`;
+  }
+}
+console.log(JSON.stringify({ unconfirmed: await decide('call_1', asked), confirmed: await decide('call_2', confirmed), cancelled }));
+`,
+    );
+    const result = run(process.execPath, ['decide.mjs'], light);
+    assert.equal(result.status, 0, result.stderr);
+    assert.deepEqual(JSON.parse(result.stdout), { unconfirmed: 'deny', confirmed: 'allow', cancelled: ['ZFA04Y'] });
+  });
+
+  it('type-checks against the light install under TypeScript 7 with the types of every library checked', async () => {
+    await writeFile(
+      join(light, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'es2023',
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          types: ['node'],
+        },
+        files: ['usage.ts'],
+      }),
+    );
+    await writeFile(
+      join(light, 'usage.ts'),
+      `import { fileURLToPath } from 'node:url';
+import { type Decision, fromOpenAIChat, GuardRuntime, loadPack } from 'agentguard';
+import { guardTools } from 'agentguard/ai-sdk';
+import { mockInvoker } from 'agentguard/testing';
+
+const runtime = new GuardRuntime([await loadPack(fileURLToPath(import.meta.resolve('agentguard/packs/tau-airline')))]);
+const verdict = await runtime.check(
+  { id: 'call_1', name: 'cancel_reservation', arguments: { reservation_id: 'ZFA04Y' } },
+  { conversation: fromOpenAIChat([], 'c'), invoker: mockInvoker({}), now: new Date() },
+);
+// @ts-expect-error a decision is one of three words, which proves the types resolved rather than fell back to any
+const wrong: Decision = 'maybe';
+export const tools = guardTools(runtime, {});
+export { verdict, wrong };
+`,
+    );
+    const result = run(
+      process.execPath,
+      [join('node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'],
+      light,
+    );
+    // Only agentguard's declarations and this file are ours to answer for; a framework's own declarations are not.
+    const ours = `${result.stdout}${result.stderr}`
+      .split('\n')
+      .filter((line) => line.startsWith('usage.ts') || line.includes('node_modules/agentguard/'));
+    assert.deepEqual(ours, []);
+  });
+
+  it('the deciding commands run, and one that needs an optional package fails naming it and how to install it', async () => {
+    await writeFile(
+      join(light, 'call.json'),
+      JSON.stringify({ id: 'call_1', name: 'cancel_reservation', arguments: { reservation_id: 'ZFA04Y' } }),
+    );
+    const pack = 'node_modules/agentguard/packs/tau-airline';
+    const checked = lightCli('check', '--pack', pack, '--call', 'call.json');
+    assert.equal(checked.status, 2, checked.stderr);
+    assert.equal(JSON.parse(checked.stdout).decision, 'deny');
+    const started = lightCli('start');
+    assert.equal(started.status, 0, started.stderr);
+
+    const served = lightCli('serve', '--pack', pack, '--port', '0');
+    assert.equal(served.status, 1);
+    assert.equal(
+      served.stderr,
+      `error: the decision service needs the package \`fastify\`: run \`npm install fastify@${repoPackage.peerDependencies.fastify}\`\n`,
+    );
+    const reviewed = lightCli('review', pack, '--no-open');
+    assert.equal(reviewed.status, 1);
+    assert.match(
+      reviewed.stderr,
+      /^error: the installed `typescript` 7\.\S+ has no compiler API, which agentguard uses: run `npm install typescript@5\.9`\n$/,
+    );
+    const compiled = lightCli('compile', 'map', '--policy', 'policy.md', '--tools', 'tools.json', '--out', 'out');
+    assert.equal(compiled.status, 1);
+    const named = /^error: `agentguard compile map` needs the package `([^`]+)`: run `npm install ([^`]+)`\n$/.exec(
+      compiled.stderr,
+    );
+    assert.ok(named !== null, compiled.stderr);
+    const [, name = '', install = ''] = named;
+    assert.equal(install, `${name}@${repoPackage.peerDependencies[name]}`);
+  });
 });
 
 describe('the installed package', () => {

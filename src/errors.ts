@@ -6,7 +6,8 @@ export type ErrorCode =
   | 'budget_exceeded'
   | 'model_error'
   | 'step_failed'
-  | 'upstream_error';
+  | 'upstream_error'
+  | 'missing_package';
 
 const marker = Symbol.for('agentguard.error');
 

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
@@ -26,6 +27,19 @@ function resolvedWhileImporting(specifier: string): string[] {
 it('importing agentguard or agentguard/testing loads no agent framework', () => {
   for (const entry of ['agentguard', 'agentguard/testing']) {
     const loaded = resolvedWhileImporting(entry).filter((url) => frameworks.test(url));
+    assert.deepEqual(loaded, [], `${entry} loads ${loaded.join(', ')}`);
+  }
+});
+
+it('importing agentguard, agentguard/ai-sdk, agentguard/service or agentguard/testing loads no optional package', () => {
+  const { peerDependencies } = JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as {
+    peerDependencies: Record<string, string>;
+  };
+  const optional = new Set(Object.keys(peerDependencies));
+  for (const entry of ['agentguard', 'agentguard/ai-sdk', 'agentguard/service', 'agentguard/testing']) {
+    const loaded = resolvedWhileImporting(entry).filter((url) =>
+      optional.has(/\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1] ?? ''),
+    );
     assert.deepEqual(loaded, [], `${entry} loads ${loaded.join(', ')}`);
   }
 });

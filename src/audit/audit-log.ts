@@ -1,3 +1,4 @@
+import { importOptional } from '../optional-package.ts';
 import { type AskOutcomeRecord, type AuditRecord, type AuditSink, auditBody } from './audit-record.ts';
 import type { AuditStore, PendingEntry, StoredEntry } from './audit-store.ts';
 
@@ -306,7 +307,9 @@ export async function openAuditLog(
 ): Promise<AuditLog> {
   const { create = true, ...logOptions } = options;
   const store = isPostgresUrl(target)
-    ? await (await import('./postgres-store.ts')).PostgresAuditStore.open(target, { create })
+    ? await (
+        await importOptional('an audit log in PostgreSQL', () => import('./postgres-store.ts'))
+      ).PostgresAuditStore.open(target, { create })
     : await (await import('./sqlite-store.ts')).SqliteAuditStore.open(target, { create });
   return new AuditLog(store, logOptions);
 }

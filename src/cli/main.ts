@@ -1,21 +1,27 @@
 #!/usr/bin/env node
 import { Command, Option } from 'commander';
 import { AgentGuardError } from '../errors.ts';
-import { defaultAskTimeoutMs } from '../mcp/guard-proxy.ts';
-import { auditExportCommand, auditStatsCommand, auditTailCommand, auditVerifyCommand } from './audit-command.ts';
-import { checkCommand } from './check-command.ts';
-import { compileBuildCommand, compileGenerateCommand, compileMapCommand } from './compile-command.ts';
-import { evalPackCommand, evalSpecCommand } from './eval-command.ts';
-import { guardAgentCheckCommand, guardAgentCompileCommand } from './guard-agent-check.ts';
-import { evalGuardAgentCommand } from './guard-agent-command.ts';
-import { evalGuardAgentLoopCommand } from './guard-agent-eval.ts';
-import { evalGuardAgentRulesCommand } from './guard-agent-rules-eval.ts';
-import { initCommand } from './init-command.ts';
-import { mcpCommand } from './mcp-command.ts';
-import { replayCommand, startCommand } from './replay-command.ts';
-import { reviewCommand } from './review-command.ts';
-import { serveCommand } from './serve-command.ts';
-import { tauCommand } from './tau-command.ts';
+import { defaultAskTimeoutMs } from '../mcp/ask-timeout.ts';
+import { importOptional } from '../optional-package.ts';
+
+/** The words that run a command, e.g. `agentguard compile build`. */
+function commandLine(command: Command): string {
+  const names: string[] = [];
+  for (let at: Command | null = command; at !== null; at = at.parent) names.unshift(at.name());
+  return names.join(' ');
+}
+
+/**
+ * A command's action, whose module (and so every package it needs) loads only when the command runs: a command that
+ * needs an optional package left out of the install fails naming it, and the other commands keep working.
+ */
+const lazily =
+  (load: () => Promise<(...args: never[]) => unknown>) =>
+  async (...args: unknown[]) => {
+    const command = args.at(-1) as Command;
+    const action = await importOptional(`\`${commandLine(command)}\``, load);
+    await action(...(args as never[]));
+  };
 
 /** Collects a repeatable option's values in the order given. */
 const collect = (value: string, values: string[] = []) => [...values, value];
@@ -36,7 +42,7 @@ program
     '--lookups <source>',
     "what answers the guards' lookups: the agent's backend (an http(s) URL taking POST {tool, arguments}), a lookup records file, or tau-airline (default: the shipped data of the pack's domain)",
   )
-  .action(replayCommand);
+  .action(lazily(async () => (await import('./replay-command.ts')).replayCommand));
 
 program
   .command('check')
@@ -56,7 +62,7 @@ program
     new Option('--unknown-tool <decision>', 'decision for tools no pack knows').choices(['allow', 'deny', 'ask']),
   )
   .option('--audit <target>', 'append the verdict to this audit log: a SQLite file or a postgres:// URL')
-  .action(checkCommand);
+  .action(lazily(async () => (await import('./check-command.ts')).checkCommand));
 
 program
   .command('init')
@@ -73,7 +79,7 @@ program
     'comma-separated read-only lookup tools (default: from the file, else from tool names)',
   )
   .option('--time-zone <offset>', 'the zone of timestamps without one, for timeOf in guards/lib (default Z)')
-  .action(initCommand);
+  .action(lazily(async () => (await import('./init-command.ts')).initCommand));
 
 const compile = program.command('compile').description('Compile a policy document and tool specs into a guard pack');
 const modelOptions = (command: Command) =>
@@ -133,7 +139,7 @@ const generateOptions = (command: Command) =>
     .option('--force', 'regenerate guard files edited by hand');
 modelOptions(
   mapOptions(compile.command('map').description('Step 1: map the policy onto the tools (tool-policy specs)')),
-).action(compileMapCommand);
+).action(lazily(async () => (await import('./compile-command.ts')).compileMapCommand));
 modelOptions(
   generateOptions(
     compile
@@ -141,12 +147,12 @@ modelOptions(
       .description('Step 2: generate the guard pack test-first (exit 3 when a policy stays not enforced)')
       .requiredOption('--spec <dir>', 'the output of compile map (spec/, archive.json, tools.json, policy.md)'),
   ),
-).action(compileGenerateCommand);
+).action(lazily(async () => (await import('./compile-command.ts')).compileGenerateCommand));
 modelOptions(
   generateOptions(
     mapOptions(compile.command('build').description('Both steps (exit 3 when a policy stays not enforced)')),
   ),
-).action(compileBuildCommand);
+).action(lazily(async () => (await import('./compile-command.ts')).compileBuildCommand));
 
 const evaluate = program.command('eval').description('Measure specs and packs');
 evaluate
@@ -155,14 +161,14 @@ evaluate
   .requiredOption('--predicted <dir>', 'a guard pack or a folder of spec files (ours or ToolGuard JSON)')
   .requiredOption('--gold <dir>', 'a guard pack or a folder of spec files (ours or ToolGuard JSON)')
   .option('--json', 'print the scores as JSON')
-  .action(evalSpecCommand);
+  .action(lazily(async () => (await import('./eval-command.ts')).evalSpecCommand));
 evaluate
   .command('pack')
   .description("A pack's test pass rate on a suite of cases, split into compliance and violation failures")
   .requiredOption('--pack <dir>', 'guard pack folder')
   .requiredOption('--cases <file>', 'JSON list of test cases')
   .option('--json', 'print the results as JSON')
-  .action(evalPackCommand);
+  .action(lazily(async () => (await import('./eval-command.ts')).evalPackCommand));
 
 evaluate
   .command('guard-agent')
@@ -175,7 +181,7 @@ evaluate
   .option('--limit <n>', 'only the first n rows')
   .option('--compiled <pack>', 'the guard program pack (default: packs/sql-access-control)')
   .option('--json', 'print the summary as JSON')
-  .action(evalGuardAgentCommand);
+  .action(lazily(async () => (await import('./guard-agent-command.ts')).evalGuardAgentCommand));
 
 /** The model options of an evaluation: which model, or a recording to record to or replay from. */
 const evalModelOptions = (command: Command) =>
@@ -200,7 +206,7 @@ evalModelOptions(
   .option('--out <file>', 'also write one JSON line per task')
   .option('--max-calls <n>', 'model calls allowed in all', '400')
   .option('--json', 'print the summary as JSON')
-  .action(evalGuardAgentLoopCommand);
+  .action(lazily(async () => (await import('./guard-agent-eval.ts')).evalGuardAgentLoopCommand));
 
 evalModelOptions(
   evaluate
@@ -220,7 +226,7 @@ evalModelOptions(
   .option('--out <file>', 'also write one JSON line per task and mode')
   .option('--max-calls <n>', 'model calls allowed per mode', '200')
   .option('--json', 'print the summaries as JSON')
-  .action(evalGuardAgentRulesCommand);
+  .action(lazily(async () => (await import('./guard-agent-rules-eval.ts')).evalGuardAgentRulesCommand));
 
 const guardAgent = program
   .command('guard-agent')
@@ -243,7 +249,7 @@ guardAgent
     'comma-separated toolbox functions the request can use, e.g. CheckRule,Classify (default: all but Classify)',
   )
   .option('--timeout <seconds>', 'time limit of one model call (raise it for exchange:<dir>)', '120')
-  .action(guardAgentCompileCommand);
+  .action(lazily(async () => (await import('./guard-agent-check.ts')).guardAgentCompileCommand));
 guardAgent
   .command('check')
   .description('Decide one task; prints the decision as JSON. Exit code 0 granted, 2 denied')
@@ -272,7 +278,7 @@ guardAgent
     '--confirm <label>',
     "the label (0 or 1) a person confirmed for this task: when the decision agrees, the task joins the memory's demonstrations",
   )
-  .action(guardAgentCheckCommand);
+  .action(lazily(async () => (await import('./guard-agent-check.ts')).guardAgentCheckCommand));
 
 program
   .command('review')
@@ -284,7 +290,7 @@ program
   .option('--host <address>', 'address to bind', '127.0.0.1')
   .option('--port <n>', 'port to bind (0 picks a free one)', '0')
   .option('--no-open', 'do not open a browser')
-  .action(reviewCommand);
+  .action(lazily(async () => (await import('./review-command.ts')).reviewCommand));
 
 program
   .command('mcp')
@@ -314,7 +320,7 @@ program
     "the proxy sees the upstream's disk (it runs beside the server): guards learn where a path really points from it",
   )
   .option('--audit <target>', 'append every verdict to this audit log: a SQLite file or a postgres:// URL')
-  .action(mcpCommand);
+  .action(lazily(async () => (await import('./mcp-command.ts')).mcpCommand));
 
 program
   .command('serve')
@@ -332,7 +338,7 @@ program
   .addOption(
     new Option('--unknown-tool <decision>', 'decision for tools no pack knows').choices(['allow', 'deny', 'ask']),
   )
-  .action(serveCommand);
+  .action(lazily(async () => (await import('./serve-command.ts')).serveCommand));
 
 const audit = program.command('audit').description('Read and verify an audit log (a SQLite file or a postgres:// URL)');
 audit
@@ -343,25 +349,25 @@ audit
     'a head printed by an earlier verify: exit 1 when no record has it (the log was cut off or its tail rewritten)',
   )
   .option('--json', 'print {"ok", "records", "head", "firstBad"?, "expectedHead"?} as JSON')
-  .action(auditVerifyCommand);
+  .action(lazily(async () => (await import('./audit-command.ts')).auditVerifyCommand));
 audit
   .command('tail <target>')
   .description('Print the last records')
   .option('-n, --lines <n>', 'how many (0: none, as tail -n 0)', '10')
   .option('--json', 'print them as JSON lines, as audit export does')
-  .action(auditTailCommand);
+  .action(lazily(async () => (await import('./audit-command.ts')).auditTailCommand));
 audit
   .command('stats <target>')
   .description('Sum the log up: decisions, per tool, violated policies, decision time, pack versions')
   .option('--json', 'print the figures as JSON')
-  .action(auditStatsCommand);
+  .action(lazily(async () => (await import('./audit-command.ts')).auditStatsCommand));
 audit
   .command('export <target>')
   .description('Write the records as JSON lines ({seq, hash, prevHash, record}), in chain order')
   .option('--since <time>', 'only records from this ISO 8601 time on')
   .addOption(new Option('--format <format>', 'output format').choices(['jsonl']).default('jsonl'))
   .option('--out <file>', 'write to this file instead of standard output')
-  .action(auditExportCommand);
+  .action(lazily(async () => (await import('./audit-command.ts')).auditExportCommand));
 
 program
   .command('tau')
@@ -392,13 +398,13 @@ program
   .option('--temperature <t>', "the agent's temperature", '0')
   .option('--concurrency <n>', 'runs at once', '1')
   .option('--json', 'print the summary as JSON')
-  .action(tauCommand);
+  .action(lazily(async () => (await import('./tau-command.ts')).tauCommand));
 
 program
   .command('start')
   .description('Replay the 200 recorded GPT-4o airline runs through the airline pack and print the report')
   .option('--out <file>', 'also write the verdicts as JSON lines')
-  .action(startCommand);
+  .action(lazily(async () => (await import('./replay-command.ts')).startCommand));
 
 // A reader that stops early (`agentguard audit export log.db | head -1`) closes the pipe: stop writing, as tail does.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
+import ts from '../typescript-api.ts';
 
 const packRoot = '/__pack__/';
 const libraryEntry = fileURLToPath(new URL('../index', import.meta.url));

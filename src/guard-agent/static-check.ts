@@ -1,4 +1,4 @@
-import ts from 'typescript';
+import ts from '../typescript-api.ts';
 
 /** Globals guard code may use besides the toolbox and its own declarations. */
 const allowedGlobals = new Set([

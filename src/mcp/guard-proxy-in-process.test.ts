@@ -11,7 +11,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { packDir } from '../../scripts/mcp-filesystem-build.ts';
-import { defaultAskTimeoutMs } from './guard-proxy.ts';
+import { defaultAskTimeoutMs } from './ask-timeout.ts';
 import { GuardProxy } from './index.ts';
 import { call, testClient, textOf } from './test-proxy.ts';
 

@@ -28,6 +28,7 @@ import { feedbackFor } from '../runtime/feedback.ts';
 import { guardLoadError } from '../runtime/guard-load.ts';
 import { GuardRuntime, type RuntimeOptions } from '../runtime/guard-runtime.ts';
 import { askPerson } from './ask-person.ts';
+import { defaultAskTimeoutMs } from './ask-timeout.ts';
 import { ProxyConversation, resultText } from './proxy-conversation.ts';
 import { realPathOf, realPathTool } from './real-path.ts';
 import { connectUpstream, describeUpstream, type UpstreamTarget } from './upstream.ts';
@@ -47,13 +48,6 @@ export interface GuardProxyOptions {
    */
   sameDisk?: boolean;
 }
-
-/**
- * How long a person has to approve a call by default: 50 s, under the 60 s an MCP SDK client waits for a `tools/call`
- * by default, so the agent gets the proxy's answer (not approved, timed out) rather than its own client's timeout.
- * Raise it (`--ask-timeout`) only for clients that wait longer.
- */
-export const defaultAskTimeoutMs = 50_000;
 
 /**
  * Time budget of one policy check in a proxy, in milliseconds, unless `runtime.timeoutMs` says otherwise: lookups

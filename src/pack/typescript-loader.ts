@@ -14,7 +14,7 @@ const inPack = (url: string) => url.startsWith('file:') && [...packRoots].some((
  * files are ES modules whatever the nearest `package.json` says (a project whose `"type"` is `"commonjs"`, or none),
  * so a pack copied into any project loads as it does here. Node strips types itself except under `node_modules`
  * (`ERR_UNSUPPORTED_NODE_MODULES_TYPE_STRIPPING`), which is where the shipped packs, and packs published as npm
- * packages, are installed: there agentguard strips them with the TypeScript compiler. Only files inside the given
+ * packages, are installed: there agentguard strips them with amaro, the stripper Node itself uses. Only files inside the given
  * folders are affected; everything else loads as Node loads it.
  *
  * @example

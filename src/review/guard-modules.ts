@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, normalize, sep } from 'node:path';
-import ts from 'typescript';
+import ts from '../typescript-api.ts';
 
 /** A module of a pack, with its path in the pack and its text. */
 export interface PackModule {

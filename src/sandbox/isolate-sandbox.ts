@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { posix } from 'node:path';
-import ivm from 'isolated-vm';
+import type ivm from 'isolated-vm';
 import { stripTypes } from '../pack/strip-types.ts';
 import { moduleUrl } from '../package-root.ts';
 import { outcomeOf, type PolicyOutcome } from '../runtime/policy-check.ts';
+import { loadIsolatedVm } from './isolated-vm.ts';
 import type { Sandbox, SandboxRun } from './sandbox.ts';
 
 const library = (path: string) => readFileSync(moduleUrl(import.meta.url, `../${path}`), 'utf8');
@@ -74,7 +75,7 @@ export class IsolateSandbox implements Sandbox {
   async runChecks(run: SandboxRun): Promise<PolicyOutcome[]> {
     const fault = (message: string, kind: 'threw' | 'timeout' = 'threw'): PolicyOutcome[] =>
       run.cases.map(() => ({ policy: run.policy, fault: kind, message }));
-    const isolate = new ivm.Isolate({ memoryLimit: this.memoryMb });
+    const isolate = new (await loadIsolatedVm()).Isolate({ memoryLimit: this.memoryMb });
     try {
       const context = await isolate.createContext();
       const paths = new Map<ivm.Module, string>();

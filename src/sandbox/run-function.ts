@@ -1,5 +1,7 @@
-import ivm from 'isolated-vm';
-import ts from 'typescript';
+import type ivm from 'isolated-vm';
+import type ts from 'typescript';
+import { importOptional } from '../optional-package.ts';
+import { loadIsolatedVm } from './isolated-vm.ts';
 
 /** The result of running untrusted code: its value (as JSON came back), or why it failed. */
 export type IsolatedResult = { ok: true; value: unknown } | { ok: false; error: string; timedOut: boolean };
@@ -19,12 +21,16 @@ export interface IsolatedCall {
 
 const compiledSources = new Map<string, string>();
 
+/** The TypeScript compiler, loaded on first use. */
+let compiler: typeof ts | undefined;
+
 /** The JavaScript of a source, types stripped; kept, so code run again (a program reused per task) compiles once. */
-function transpiled(source: string): string {
+async function transpiled(source: string): Promise<string> {
   let body = compiledSources.get(source);
   if (body === undefined) {
-    body = ts.transpileModule(source, {
-      compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.None },
+    compiler ??= (await importOptional('running code in an isolate', () => import('../typescript-api.ts'))).default;
+    body = compiler.transpileModule(source, {
+      compilerOptions: { target: compiler.ScriptTarget.ES2022, module: compiler.ModuleKind.None },
     }).outputText;
     if (compiledSources.size >= 256) compiledSources.delete(compiledSources.keys().next().value as string);
     compiledSources.set(source, body);
@@ -43,7 +49,9 @@ function transpiled(source: string): string {
  * ```
  */
 export async function runIsolated(call: IsolatedCall): Promise<IsolatedResult> {
-  const isolate = new ivm.Isolate({ memoryLimit: call.memoryMb ?? 32 });
+  const isolatedVm = await loadIsolatedVm();
+  const body = await transpiled(call.source);
+  const isolate = new isolatedVm.Isolate({ memoryLimit: call.memoryMb ?? 32 });
   try {
     const context = await isolate.createContext();
     const jail = context.global;
@@ -52,7 +60,7 @@ export async function runIsolated(call: IsolatedCall): Promise<IsolatedResult> {
       const host = call.functions[name] as (...args: unknown[]) => unknown;
       await jail.set(
         `__host_${name}`,
-        new ivm.Callback((input: string) => {
+        new isolatedVm.Callback((input: string) => {
           try {
             return JSON.stringify({ value: host(...(JSON.parse(input) as unknown[])) ?? null });
           } catch (error) {
@@ -67,7 +75,6 @@ export async function runIsolated(call: IsolatedCall): Promise<IsolatedResult> {
           `const ${name} = (...args) => { const answer = JSON.parse(__host_${name}(JSON.stringify(args))); if (answer.error !== undefined) throw new Error(answer.error); return answer.value; };`,
       )
       .join('\n');
-    const body = transpiled(call.source);
     const script = `${wrappers}\n${body}\nglobalThis.__run = (input) => JSON.stringify(${call.entry}(...JSON.parse(input)) ?? null);`;
     try {
       await context.eval(script, { timeout: call.timeoutMs });

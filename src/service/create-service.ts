@@ -1,11 +1,12 @@
 import { createServer } from 'node:http';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance } from 'fastify';
 import type { AuditLog } from '../audit/audit-log.ts';
 import { InputError } from '../errors.ts';
 import type { ToolInvoker } from '../model/guard-context.ts';
 import { fromOpenAIChat } from '../model/openai-chat.ts';
 import { parseInput, parseJsonText } from '../model/parse-input.ts';
 import { verdictReport } from '../model/verdict-report.ts';
+import { importOptional } from '../optional-package.ts';
 import type { GuardPack } from '../pack/load-pack.ts';
 import { packageVersion } from '../package-root.ts';
 import { guardLoadError } from '../runtime/guard-load.ts';
@@ -107,6 +108,7 @@ async function healthOf(runtime: GuardRuntime, packs: readonly string[], audit: 
  * ```
  */
 export async function createService(options: ServiceOptions): Promise<FastifyInstance> {
+  const { default: Fastify } = await importOptional('the decision service', () => import('fastify'));
   const runtime = new GuardRuntime(
     options.packs,
     options.audit === undefined ? { ...options.runtime } : { ...options.runtime, audit: options.audit },

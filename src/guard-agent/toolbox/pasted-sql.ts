@@ -1,5 +1,4 @@
-import { type ScanToken, scanSync } from 'libpg-query';
-import { type PgNode, parsePostgres } from './postgres-parser.ts';
+import { type PgNode, type PgToken, parsePostgres, scanPostgres } from './postgres-parser.ts';
 
 /** One statement of pasted SQL, as read: its parse tree, or why it could not be read. */
 export type PastedStatement =
@@ -13,9 +12,9 @@ export function foldIdentifier(name: string): string {
 
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
-function scan(sql: string): ScanToken[] | undefined {
+function scan(sql: string): PgToken[] | undefined {
   try {
-    return scanSync(sql).tokens;
+    return scanPostgres(sql);
   } catch {
     return undefined;
   }
@@ -25,10 +24,10 @@ function scan(sql: string): ScanToken[] | undefined {
  * PostgreSQL's tokens of the text. Where its scanner refuses a word (`2007_total`: trailing junk after a number), that
  * word, up to the next space or `;`, stands as one token of no kind, and scanning goes on after it.
  */
-function tokensOf(sql: string): ScanToken[] {
-  const tokens: ScanToken[] = [];
+function tokensOf(sql: string): PgToken[] {
+  const tokens: PgToken[] = [];
   let offset = 0;
-  const add = (found: readonly ScanToken[]) =>
+  const add = (found: readonly PgToken[]) =>
     tokens.push(...found.map((token) => ({ ...token, start: token.start + offset, end: token.end + offset })));
   while (offset < sql.length) {
     const rest = sql.slice(offset);
@@ -80,7 +79,7 @@ function repairs(text: string, position: number): [number, number][] {
   let start = at;
   let depth = 0;
   while (start > 0) {
-    const previous = tokens[start - 1] as ScanToken;
+    const previous = tokens[start - 1] as PgToken;
     if (previous.text === ')') depth++;
     if (previous.text === '(' || previous.text === ',') {
       if (depth === 0) break;
@@ -90,11 +89,11 @@ function repairs(text: string, position: number): [number, number][] {
   }
   const ranges: [number, number][] = [];
   for (let index = Math.min(at, tokens.length - 1); index >= start; index--) {
-    const token = tokens[index] as ScanToken;
+    const token = tokens[index] as PgToken;
     if (token.keywordKind !== 0) ranges.push([token.start, token.end]);
   }
   if (start === 0) return ranges;
-  const from = start < at ? (tokens[start] as ScanToken).start : position;
+  const from = start < at ? (tokens[start] as PgToken).start : position;
   let end = from;
   let nesting = 0;
   for (; end < text.length; end++) {

@@ -1,11 +1,41 @@
-import { loadModule, parseSync } from 'libpg-query';
+import type * as LibPgQuery from 'libpg-query';
+import { importOptional } from '../../optional-package.ts';
 
+let parser: typeof LibPgQuery | undefined;
 let loaded: Promise<void> | undefined;
 
-/** Loads PostgreSQL's own parser (compiled to WebAssembly); call once before `parsePostgres`. */
+/**
+ * Loads PostgreSQL's own parser (compiled to WebAssembly, from the optional package `libpg-query`); call once before
+ * `parsePostgres`.
+ */
 export function loadPostgresParser(): Promise<void> {
-  loaded ??= loadModule();
+  loaded ??= (async () => {
+    const module = await importOptional('reading SQL as PostgreSQL does', () => import('libpg-query'));
+    await module.loadModule();
+    parser = module;
+  })();
   return loaded;
+}
+
+function loadedParser(): typeof LibPgQuery {
+  if (parser === undefined) throw new Error('the PostgreSQL parser is not loaded: await `loadPostgresParser()` first');
+  return parser;
+}
+
+/** A token of PostgreSQL's scanner, as `libpg-query` gives it (its `ScanToken`, which these types do not import). */
+export interface PgToken {
+  start: number;
+  end: number;
+  text: string;
+  tokenType: number;
+  tokenName: string;
+  keywordKind: number;
+  keywordName: string;
+}
+
+/** PostgreSQL's scanner tokens of a text; throws where the scanner refuses it. Requires `loadPostgresParser()`. */
+export function scanPostgres(sql: string): PgToken[] {
+  return loadedParser().scanSync(sql).tokens;
 }
 
 /** A node of PostgreSQL's raw parse tree: `{ NodeType: { …fields } }`. */
@@ -26,7 +56,7 @@ export type PgParse = { ok: true; statements: PgNode[] } | { ok: false; message:
  */
 export function parsePostgres(sql: string): PgParse {
   try {
-    const tree = parseSync(sql) as { stmts?: { stmt: PgNode }[] };
+    const tree = loadedParser().parseSync(sql) as { stmts?: { stmt: PgNode }[] };
     return { ok: true, statements: (tree.stmts ?? []).map((entry) => entry.stmt) };
   } catch (error) {
     const details = error as { message?: string; cursorPosition?: number; sqlDetails?: { cursorPosition?: number } };

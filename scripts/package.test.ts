@@ -5,40 +5,23 @@
  * Run: `npm run test:package` (it reaches only the npm registry, for the frameworks).
  */
 import assert from 'node:assert/strict';
-import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
+import type { SpawnSyncReturns } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { startServingCli } from '../src/service/serve-process.ts';
 import { filesystemServer } from './mcp-filesystem-build.ts';
+import { npm, packTarball, repoPackage, root, run, versionOf } from './packed-project.ts';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const repoPackage = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as {
-  version: string;
-  exports: Record<string, unknown>;
-  devDependencies: Record<string, string>;
-  dependencies: Record<string, string>;
-};
 const frameworks = ['ai', '@openai/agents', 'langchain', '@langchain/core', '@langchain/langgraph'];
-const versionOf = (name: string) => repoPackage.devDependencies[name] ?? repoPackage.dependencies[name] ?? 'latest';
 
 let work = '';
 let project = '';
 const installed = () => join(project, 'node_modules', 'agentguard');
-
-function run(command: string, args: readonly string[], cwd: string): SpawnSyncReturns<string> {
-  return spawnSync(command, args, { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: process.env });
-}
-
-function npm(args: readonly string[], cwd: string): string {
-  const result = run('npm', args, cwd);
-  assert.equal(result.status, 0, `npm ${args.join(' ')} failed:\n${result.stderr}`);
-  return result.stdout;
-}
 
 /** Runs a file or the CLI of the installed package with this Node, in the fresh project. */
 function node(args: readonly string[]): SpawnSyncReturns<string> {
@@ -54,7 +37,7 @@ const serving = (args: readonly string[], printed: RegExp) =>
 before(async () => {
   work = await mkdtemp(join(tmpdir(), 'agentguard-package-'));
   project = join(work, 'project');
-  const tarball = npm(['pack', '--silent', '--pack-destination', work], root).trim().split('\n').at(-1) ?? '';
+  const tarball = packTarball(work);
   await mkdir(project);
   await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'fresh', private: true, type: 'module' }));
   npm(
@@ -63,7 +46,7 @@ before(async () => {
       '--no-audit',
       '--no-fund',
       '--prefer-offline',
-      join(work, tarball),
+      tarball,
       ...[...frameworks, 'typescript', '@types/node'].map((name) => `${name}@${versionOf(name)}`),
     ],
     project,

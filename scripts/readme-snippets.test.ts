@@ -153,10 +153,11 @@ describe('every README snippet, run as written in a fresh project against the pa
       await stopServing(first.section);
       if (programLanguages.has(first.language)) {
         const install = installBefore(first.line);
-        for (const name of importedPackages(code)) {
+        const installLine = install === undefined ? 'none' : `README.md:${install.line}`;
+        for (const imported of importedPackages(code)) {
           assert.ok(
-            install?.packages.includes(name),
-            `${where}: imports \`${name}\`, which the install line before it (README.md:${install?.line}) does not install`,
+            install?.packages.includes(imported),
+            `${where}: imports \`${imported}\`, which the install line before it (${installLine}) does not install`,
           );
         }
         const file = `readme-${first.line}.${first.language}`;

@@ -1,16 +1,16 @@
-// Guard the tools of an AI SDK agent with the airline pack. Runs offline: the AI SDK's mock model stands in for a
-// real one (such as `openai('gpt-4.1')`), and an in-memory airline (examples/airline-backend.ts) for your backend.
+// Guard the tools of an AI SDK agent with the airline pack: the README's snippet. Runs offline: the AI SDK's mock model
+// stands in for a real one (such as `openai('gpt-4.1')`), and the airline held in memory for your backend.
 import { fileURLToPath } from 'node:url';
 import { GuardRuntime, loadPack } from 'agentguard';
 import { guardedToolApproval, guardTools } from 'agentguard/ai-sdk';
+import { airlineBackend } from 'agentguard/testing';
 import { generateText, stepCountIs, tool } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { z } from 'zod';
-import { airlineBackend } from './airline-backend.ts';
 
-// Your backend: `run` performs a write, `invoker` answers the guards' read-only lookups, `now` is its clock.
+// Your backend: here the tau-bench airline in memory.
 const airline = await airlineBackend();
-// Your model; here one that asks to cancel reservation 5XOFTB, then answers.
+// Your model (such as `openai('gpt-4.1')`): here the AI SDK's mock, which asks to cancel 5XOFTB, then answers.
 const usage = {
   inputTokens: { total: 0, noCache: 0, cacheRead: undefined, cacheWrite: undefined },
   outputTokens: { total: 0, text: 0, reasoning: undefined },
@@ -38,7 +38,6 @@ const model = new MockLanguageModelV4({
     },
   ],
 });
-
 // The shipped airline pack, found by module name.
 const runtime = new GuardRuntime([await loadPack(fileURLToPath(import.meta.resolve('agentguard/packs/tau-airline')))]);
 const tools = guardTools(

@@ -1,27 +1,27 @@
-// Guard the tools of a LangChain.js agent with the airline pack. Runs offline: LangChain's `fakeModel()` stands in
-// for a real model (such as `'openai:gpt-4.1'`), and an in-memory airline (examples/airline-backend.ts) for your
+// Guard the tools of a LangChain.js agent with the airline pack: the README's snippet. Runs offline: LangChain's
+// `fakeModel()` stands in for a real model (such as `'openai:gpt-4.1'`), and the airline held in memory for your
 // backend.
 
+import { fileURLToPath } from 'node:url';
 import { MemorySaver } from '@langchain/langgraph';
 import { GuardRuntime, loadPack } from 'agentguard';
 import { guardMiddleware } from 'agentguard/langchain';
+import { airlineBackend } from 'agentguard/testing';
 import { AIMessage, createAgent, fakeModel, HumanMessage, tool } from 'langchain';
 import { z } from 'zod';
-import { airlineBackend, airlinePackDir } from './airline-backend.ts';
 
-// Your backend: `run` performs a write, `invoker` answers the guards' read-only lookups, `now` is its clock.
+// Your backend: here the tau-bench airline in memory.
 const airline = await airlineBackend();
-// Your model; here one that cancels at once, then asks.
+// Your model (such as `'openai:gpt-4.1'`): here LangChain's fake model, which cancels at once, then asks.
 const model = fakeModel()
   .respondWithTools([{ id: 'call_1', name: 'cancel_reservation', args: { reservation_id: 'VYAAQN' } }])
   .respond(new AIMessage('Before I cancel, please confirm: cancel reservation VYAAQN (yes/no)?'));
-
 const cancelReservation = tool(async ({ reservation_id }) => airline.run('cancel_reservation', { reservation_id }), {
   name: 'cancel_reservation',
   description: 'Cancel the whole reservation.',
   schema: z.object({ reservation_id: z.string() }),
 });
-const runtime = new GuardRuntime([await loadPack(airlinePackDir)]);
+const runtime = new GuardRuntime([await loadPack(fileURLToPath(import.meta.resolve('agentguard/packs/tau-airline')))]);
 const agent = createAgent({
   model,
   tools: [cancelReservation],

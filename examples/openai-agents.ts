@@ -1,13 +1,14 @@
 // Guard the tools of an OpenAI Agents SDK agent with the airline pack, where a person approves what policy
 // `cancel.eligibility` would refuse (its effect set to `ask` in the pack's manifest). Runs offline: a scripted model
-// stands in for a real one (such as `model: 'gpt-4.1'`), and an in-memory airline (examples/airline-backend.ts) for
-// your backend.
+// stands in for a real one (such as `model: 'gpt-4.1'`), and the airline held in memory (`airlineBackend()` from
+// `agentguard/testing`) for your backend.
 
 import { Agent, type Model, type ModelResponse, setTracingDisabled, tool, Usage } from '@openai/agents';
 import { GuardRuntime } from 'agentguard';
 import { guardAgentTools } from 'agentguard/openai-agents';
+import { airlineBackend } from 'agentguard/testing';
 import { z } from 'zod';
-import { airlineBackend, airlinePackWithAsk } from './airline-backend.ts';
+import { airlinePackWithAsk } from './airline-backend.ts';
 
 setTracingDisabled(true);
 // Your backend: `run` performs a write, `invoker` answers the guards' read-only lookups, `now` is its clock.

@@ -1,8 +1,9 @@
+import { fileURLToPath } from 'node:url';
 import { feedbackFor, fromOpenAIChat, GuardRuntime, loadPack } from 'agentguard';
 import { mockInvoker } from 'agentguard/testing';
 
-// 1. Load a reviewed guard pack and start the runtime.
-const runtime = new GuardRuntime([await loadPack('packs/tau-airline')]);
+// 1. Load a reviewed guard pack (here the shipped airline pack, found by module name) and start the runtime.
+const runtime = new GuardRuntime([await loadPack(fileURLToPath(import.meta.resolve('agentguard/packs/tau-airline')))]);
 
 // 2. The conversation so far, in the OpenAI chat format your agent already keeps.
 const conversation = fromOpenAIChat(

@@ -8,42 +8,26 @@
  * and package counts are printed. Run: `npm run test:package` (it reaches only the npm registry, for the peers).
  */
 import assert from 'node:assert/strict';
-import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
+import type { SpawnSyncReturns } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { startServingCli } from '../src/service/serve-process.ts';
 import { filesystemServer } from './mcp-filesystem-build.ts';
+import { npm, packTarball, repoPackage, root, run, versionOf } from './packed-project.ts';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const repoPackage = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as {
-  version: string;
-  exports: Record<string, unknown>;
-  devDependencies: Record<string, string>;
-  peerDependencies: Record<string, string>;
-};
 /** A package at the version the repository tests with. */
-const pinned = (name: string) => `${name}@${repoPackage.devDependencies[name] ?? repoPackage.peerDependencies[name]}`;
+const pinned = (name: string) => `${name}@${versionOf(name)}`;
 
 let work = '';
 let tarball = '';
 let project = '';
 const installed = () => join(project, 'node_modules', 'agentguard');
-
-function run(command: string, args: readonly string[], cwd: string): SpawnSyncReturns<string> {
-  return spawnSync(command, args, { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: process.env });
-}
-
-function npm(args: readonly string[], cwd: string): string {
-  const result = run('npm', args, cwd);
-  assert.equal(result.status, 0, `npm ${args.join(' ')} failed:\n${result.stderr}`);
-  return result.stdout;
-}
 
 /** Runs a file or the CLI of the installed package with this Node, in the fresh project. */
 function node(args: readonly string[]): SpawnSyncReturns<string> {
@@ -79,8 +63,7 @@ const megabytes = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 
 before(async () => {
   work = await mkdtemp(join(tmpdir(), 'agentguard-package-'));
-  const packed = npm(['pack', '--silent', '--pack-destination', work], root).trim().split('\n').at(-1) ?? '';
-  tarball = join(work, packed);
+  tarball = packTarball(work);
   const optional = [...Object.keys(repoPackage.peerDependencies), 'typescript'];
   project = await freshProject('project', [...optional, '@types/node'].map(pinned));
 });

@@ -6,10 +6,9 @@ import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ToolInvoker } from '../model/guard-context.ts';
 import { type GuardPack, loadPack } from '../pack/load-pack.ts';
 import type { ToolSpec } from '../pack/tool-spec.ts';
-import { type EnvironmentFactory, environmentFor } from '../replay/environment.ts';
+import { type AirlineBackend, airlineBackend } from '../testing/airline-backend.ts';
 
 /** The folder of the reviewed airline pack. */
 export const airlinePackDir = fileURLToPath(new URL('../../packs/tau-airline/', import.meta.url));
@@ -47,24 +46,16 @@ export async function airlinePack(options: { ask?: readonly string[] } = {}): Pr
   return loadPack(dir);
 }
 
-/** One airline for one agent run: its tools over a fresh database, and every tool that ran, in order. */
-export interface Airline {
-  /** Runs a tool as the agent sees it (JSON text, or `Error: …`) and logs it. */
-  run(tool: string, args: Record<string, unknown>): string;
-  /** The tools that ran, with the arguments they ran with. */
-  readonly ran: { tool: string; args: Record<string, unknown> }[];
-  /** Read-only lookups for guards, including `get_flight_on_date_details`, which the agent has no tool for. */
-  invoker: ToolInvoker;
-  /** The airline's clock. */
-  now: Date;
+/** One airline for one agent run: the in-memory airline, with its stored state and its tools' specs. */
+export interface Airline extends AirlineBackend {
   /** A reservation's status as stored now (`cancelled` once cancelled). */
   status(reservationId: string): Promise<string>;
   /** The specs of the airline's tools, by name. */
   specs(names: readonly string[]): ToolSpec[];
 }
 
-/** The airline's data and pack, read once. */
-let airlineSetup: Promise<[EnvironmentFactory | undefined, GuardPack]> | undefined;
+/** The reviewed airline pack, read once: it gives the tools' specs. */
+let reviewedPack: Promise<GuardPack> | undefined;
 
 /**
  * A fresh airline.
@@ -76,21 +67,12 @@ let airlineSetup: Promise<[EnvironmentFactory | undefined, GuardPack]> | undefin
  * ```
  */
 export async function freshAirline(): Promise<Airline> {
-  airlineSetup ??= Promise.all([environmentFor('tau-airline'), airlinePack()]);
-  const [fresh, pack] = await airlineSetup;
-  if (fresh === undefined) throw new Error('no environment for the airline domain');
-  const environment = fresh();
-  const ran: Airline['ran'] = [];
+  reviewedPack ??= airlinePack();
+  const [airline, pack] = await Promise.all([airlineBackend(), reviewedPack]);
   return {
-    ran,
-    invoker: environment.invoker,
-    now: environment.now,
-    run(tool, args) {
-      ran.push({ tool, args });
-      return environment.run(tool, args);
-    },
+    ...airline,
     async status(reservationId) {
-      const reservation = (await environment.invoker.invoke('get_reservation_details', {
+      const reservation = (await airline.invoker.invoke('get_reservation_details', {
         reservation_id: reservationId,
       })) as { status?: string };
       return reservation.status ?? 'active';

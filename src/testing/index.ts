@@ -16,6 +16,7 @@ import { Conversation, type Message } from '../model/conversation.ts';
 
 export { type FakeOpenAIServer, startFakeOpenAIServer } from '../llm/fake-openai-server.ts';
 export { type ScriptedAnswer, ScriptedModel } from '../llm/scripted-model.ts';
+export { type AirlineBackend, airlineBackend } from './airline-backend.ts';
 
 import type { GuardContext, ToolInvoker } from '../model/guard-context.ts';
 import type { ToolCall } from '../model/tool-call.ts';

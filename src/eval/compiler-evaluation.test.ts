@@ -9,6 +9,7 @@ import type { CompilerEvaluation } from './compiler-evaluation.ts';
 
 const recording = fileURLToPath(new URL('../../data/compiler-eval/cancel.recording.json', import.meta.url));
 const measured = fileURLToPath(new URL('../../data/compiler-eval/measured.recording.json', import.meta.url));
+const facts = fileURLToPath(new URL('../../data/compiler-eval/facts.recording.json', import.meta.url));
 
 describe('npm run eval:compiler -- --replay <recording>', () => {
   it('reproduces a full mapper and generator evaluation offline: mapping scores, tests, replay agreement', async () => {
@@ -71,5 +72,31 @@ describe('npm run eval:compiler -- --replay <recording>', () => {
     );
     const total = Object.values(evaluation.spending).reduce((sum, step) => sum + step.calls, 0);
     assert.equal(total, 135);
+  });
+
+  it('reproduces the run of a chat model on the prompts with conversation facts: five tools mapped, three generated', async () => {
+    const out = await mkdtemp(join(tmpdir(), 'agentguard-eval-compiler-'));
+    const json = join(out, 'evaluation.json');
+    await runCompilerEvaluation([
+      '--replay',
+      facts,
+      '--generate',
+      'cancel_reservation,book_reservation,update_reservation_flights',
+      '--out',
+      out,
+      '--json',
+      json,
+    ]);
+    const evaluation = JSON.parse(await readFile(json, 'utf8')) as CompilerEvaluation;
+    const { precision, recall } = evaluation.mapping.reference;
+    assert.deepEqual([precision.toFixed(3), recall.toFixed(3)], ['0.863', '0.815']);
+    assert.equal(evaluation.mapping.grouping.fuzzy_rand_index.toFixed(3), '0.943');
+    assert.deepEqual(evaluation.tests, { cases: 184, passed: 184 });
+    assert.deepEqual(
+      Object.fromEntries(Object.entries(evaluation.replay.tools).map(([tool, figures]) => [tool, figures.agree])),
+      { book_reservation: 42, update_reservation_flights: 84, cancel_reservation: 63 },
+    );
+    const total = Object.values(evaluation.spending).reduce((sum, step) => sum + step.calls, 0);
+    assert.equal(total, 119);
   });
 });

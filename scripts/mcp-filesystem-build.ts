@@ -39,18 +39,6 @@ export function buildOptions(out: string) {
   };
 }
 
-/** The same options as the command line's arguments. */
-export function buildArguments(out: string): string[] {
-  return [
-    'compile',
-    'build',
-    ...Object.entries(buildOptions(out)).flatMap(([name, value]) => [
-      `--${name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`,
-      value,
-    ]),
-  ];
-}
-
 /** Asks the installed filesystem server for its tools (started on an empty temporary folder, then stopped). */
 export async function listFilesystemTools(): Promise<unknown> {
   const folder = await mkdtemp(join(tmpdir(), 'mcp-filesystem-tools-'));

@@ -3,23 +3,16 @@
  * compares the result with the committed pack: `npm run rebuild:mcp-filesystem -- --out <dir>`. Exits 1 when they
  * differ.
  */
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { parseArgs, promisify } from 'node:util';
-import { buildArguments, packDir, recordingFile } from './mcp-filesystem-build.ts';
-import { packDifferences } from './rebuild-tau-airline.ts';
-
-const cli = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
+import { parseArgs } from 'node:util';
+import { rebuildFromRecording } from './compile-build.ts';
+import { buildOptions, packDir, recordingFile } from './mcp-filesystem-build.ts';
 
 /**
  * Runs the build from the recording into `out`, with any further build options; returns the paths where it differs
  * from the committed pack.
  */
 export async function rebuildMcpFilesystem(out: string, options: readonly string[] = []): Promise<string[]> {
-  await promisify(execFile)(process.execPath, [cli, ...buildArguments(out), '--replay', recordingFile, ...options], {
-    maxBuffer: 16 * 1024 * 1024,
-  });
-  return packDifferences(packDir, out);
+  return rebuildFromRecording(buildOptions(out), recordingFile, packDir, options);
 }
 
 if (import.meta.main) {

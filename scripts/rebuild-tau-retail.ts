@@ -4,20 +4,13 @@
  * they differ), or `-- --out <dir> --model-build` (the model's own build, before the review: prints where the review
  * changed it).
  */
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { parseArgs, promisify } from 'node:util';
-import { packDifferences } from './rebuild-tau-airline.ts';
-import { buildArguments, modelRecordingFile, packDir, recordingFile } from './tau-retail-build.ts';
-
-const cli = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
+import { parseArgs } from 'node:util';
+import { rebuildFromRecording } from './compile-build.ts';
+import { buildOptions, modelRecordingFile, packDir, recordingFile } from './tau-retail-build.ts';
 
 /** Runs the build from `recording` into `out`; returns the paths where it differs from the committed pack. */
 export async function rebuildTauRetail(out: string, recording = recordingFile): Promise<string[]> {
-  await promisify(execFile)(process.execPath, [cli, ...buildArguments(out), '--replay', recording], {
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  return packDifferences(packDir, out);
+  return rebuildFromRecording(buildOptions(out), recording, packDir);
 }
 
 if (import.meta.main) {

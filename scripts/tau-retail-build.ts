@@ -38,18 +38,6 @@ export function buildOptions(out: string) {
   };
 }
 
-/** The same options as the command line's arguments. */
-export function buildArguments(out: string): string[] {
-  return [
-    'compile',
-    'build',
-    ...Object.entries(buildOptions(out)).flatMap(([name, value]) => [
-      `--${name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`,
-      value,
-    ]),
-  ];
-}
-
 /**
  * Sample results of the lookups guards use, each from a real call against the retail data: the first users, three
  * orders of each status, the first products and the product types.

@@ -11,6 +11,23 @@ const recording = fileURLToPath(new URL('../../data/compiler-eval/cancel.recordi
 const measured = fileURLToPath(new URL('../../data/compiler-eval/measured.recording.json', import.meta.url));
 const facts = fileURLToPath(new URL('../../data/compiler-eval/facts.recording.json', import.meta.url));
 
+/** The evaluation replayed from a recording of five tools mapped and three generated. */
+async function threeToolsFrom(recording: string): Promise<CompilerEvaluation> {
+  const out = await mkdtemp(join(tmpdir(), 'agentguard-eval-compiler-'));
+  const json = join(out, 'evaluation.json');
+  await runCompilerEvaluation([
+    '--replay',
+    recording,
+    '--generate',
+    'cancel_reservation,book_reservation,update_reservation_flights',
+    '--out',
+    out,
+    '--json',
+    json,
+  ]);
+  return JSON.parse(await readFile(json, 'utf8')) as CompilerEvaluation;
+}
+
 describe('npm run eval:compiler -- --replay <recording>', () => {
   it('reproduces a full mapper and generator evaluation offline: mapping scores, tests, replay agreement', async () => {
     const out = await mkdtemp(join(tmpdir(), 'agentguard-eval-compiler-'));
@@ -49,19 +66,7 @@ describe('npm run eval:compiler -- --replay <recording>', () => {
     assert.match(report, /total\s+21 calls \(0 retried\), ~\d+ tokens/);
   });
   it('reproduces the measured run of a chat model: five tools mapped, three generated', async () => {
-    const out = await mkdtemp(join(tmpdir(), 'agentguard-eval-compiler-'));
-    const json = join(out, 'evaluation.json');
-    await runCompilerEvaluation([
-      '--replay',
-      measured,
-      '--generate',
-      'cancel_reservation,book_reservation,update_reservation_flights',
-      '--out',
-      out,
-      '--json',
-      json,
-    ]);
-    const evaluation = JSON.parse(await readFile(json, 'utf8')) as CompilerEvaluation;
+    const evaluation = await threeToolsFrom(measured);
     const { precision, recall } = evaluation.mapping.reference;
     assert.deepEqual([precision.toFixed(3), recall.toFixed(3)], ['0.870', '0.870']);
     assert.equal(evaluation.mapping.grouping.fuzzy_rand_index.toFixed(3), '0.936');
@@ -75,19 +80,7 @@ describe('npm run eval:compiler -- --replay <recording>', () => {
   });
 
   it('reproduces the run of a chat model on the prompts with conversation facts: five tools mapped, three generated', async () => {
-    const out = await mkdtemp(join(tmpdir(), 'agentguard-eval-compiler-'));
-    const json = join(out, 'evaluation.json');
-    await runCompilerEvaluation([
-      '--replay',
-      facts,
-      '--generate',
-      'cancel_reservation,book_reservation,update_reservation_flights',
-      '--out',
-      out,
-      '--json',
-      json,
-    ]);
-    const evaluation = JSON.parse(await readFile(json, 'utf8')) as CompilerEvaluation;
+    const evaluation = await threeToolsFrom(facts);
     const { precision, recall } = evaluation.mapping.reference;
     assert.deepEqual([precision.toFixed(3), recall.toFixed(3)], ['0.863', '0.815']);
     assert.equal(evaluation.mapping.grouping.fuzzy_rand_index.toFixed(3), '0.943');

@@ -23,6 +23,7 @@ import { toolSpecSchema } from '../src/pack/tool-spec.ts';
 import { type EnvironmentFactory, environmentFor } from '../src/replay/environment.ts';
 import { readTrajectories } from '../src/replay/trajectories.ts';
 import { withSampleResults } from '../src/tools/result-schema.ts';
+import { lookupSamples } from './lookup-samples.ts';
 
 const root = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url));
 
@@ -35,32 +36,18 @@ export const airlineClock = '2024-05-15T15:00:00-05:00';
  * tool specs carry no result schema, so one is learned from these (`withSampleResults`).
  */
 async function airlineSamples(environment: EnvironmentFactory): Promise<Record<string, unknown[]>> {
-  const { invoker } = environment();
   const data = await loadAirlineData();
-  const call = (tool: string, args: Record<string, unknown>[]) =>
-    Promise.all(args.map((item) => invoker.invoke(tool, item)));
-  return {
-    get_user_details: await call(
-      'get_user_details',
-      Object.keys(data.users)
-        .slice(0, 5)
-        .map((user_id) => ({ user_id })),
-    ),
-    get_reservation_details: await call(
-      'get_reservation_details',
-      Object.keys(data.reservations)
-        .slice(0, 5)
-        .map((reservation_id) => ({ reservation_id })),
-    ),
-    get_flight_on_date_details: await call(
-      'get_flight_on_date_details',
-      Object.keys(data.flights)
-        .slice(0, 5)
-        .flatMap((flight_number) =>
-          ['2024-05-10', '2024-05-15', '2024-05-20'].map((date) => ({ flight_number, date })),
-        ),
-    ),
-  };
+  return lookupSamples(environment().invoker, {
+    get_user_details: Object.keys(data.users)
+      .slice(0, 5)
+      .map((user_id) => ({ user_id })),
+    get_reservation_details: Object.keys(data.reservations)
+      .slice(0, 5)
+      .map((reservation_id) => ({ reservation_id })),
+    get_flight_on_date_details: Object.keys(data.flights)
+      .slice(0, 5)
+      .flatMap((flight_number) => ['2024-05-10', '2024-05-15', '2024-05-20'].map((date) => ({ flight_number, date }))),
+  });
 }
 
 /** Runs the evaluation with the command line's options (or with `answering`, a model given directly); returns the report. */

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadRetailData, RetailDatabase } from '../src/domains/tau-retail/database.ts';
 import { RetailTools } from '../src/domains/tau-retail/retail-tools.ts';
+import { lookupSamples } from './lookup-samples.ts';
 
 /** The committed pack. */
 export const packDir = fileURLToPath(new URL('../packs/tau-retail/', import.meta.url));
@@ -45,34 +46,23 @@ export function buildOptions(out: string) {
 export async function retailSamples(): Promise<Record<string, unknown[]>> {
   const data = await loadRetailData();
   const { invoker } = new RetailTools(new RetailDatabase(data));
-  const call = (tool: string, args: Record<string, unknown>[]) =>
-    Promise.all(args.map((item) => invoker.invoke(tool, item)));
   const orders = Object.values(data.orders);
   const statuses = [...new Set(orders.map((order) => order.status))].sort();
-  return {
-    get_user_details: await call(
-      'get_user_details',
-      Object.keys(data.users)
-        .slice(0, 5)
-        .map((user_id) => ({ user_id })),
+  return lookupSamples(invoker, {
+    get_user_details: Object.keys(data.users)
+      .slice(0, 5)
+      .map((user_id) => ({ user_id })),
+    get_order_details: statuses.flatMap((status) =>
+      orders
+        .filter((order) => order.status === status)
+        .slice(0, 3)
+        .map(({ order_id }) => ({ order_id })),
     ),
-    get_order_details: await call(
-      'get_order_details',
-      statuses.flatMap((status) =>
-        orders
-          .filter((order) => order.status === status)
-          .slice(0, 3)
-          .map(({ order_id }) => ({ order_id })),
-      ),
-    ),
-    get_product_details: await call(
-      'get_product_details',
-      Object.keys(data.products)
-        .slice(0, 5)
-        .map((product_id) => ({ product_id })),
-    ),
-    list_all_product_types: await call('list_all_product_types', [{}]),
-  };
+    get_product_details: Object.keys(data.products)
+      .slice(0, 5)
+      .map((product_id) => ({ product_id })),
+    list_all_product_types: [{}],
+  });
 }
 
 if (import.meta.main) {

@@ -1,3 +1,4 @@
+import { packFingerprint } from '../audit/pack-fingerprint.ts';
 import { AgentGuardError } from '../errors.ts';
 import { createLanguageModel } from '../llm/providers.ts';
 import { loadPack } from '../pack/load-pack.ts';
@@ -86,6 +87,10 @@ export async function tauCommand(options: TauCommandOptions): Promise<void> {
       'invalid_input',
       `pack \`${options.pack}\` guards domain \`${pack.manifest.domain}\`, not \`tau-${domain.name}\``,
     );
+  const used =
+    pack === undefined || options.pack === undefined
+      ? undefined
+      : { path: options.pack, sha256: packFingerprint(pack).packSha256 };
   const armNames = (options.arms ?? (pack === undefined ? 'unguarded' : 'guarded,unguarded')).split(',');
   const arms: Arm[] = [];
   for (const name of armNames) {
@@ -99,7 +104,8 @@ export async function tauCommand(options: TauCommandOptions): Promise<void> {
     const writeTools = new Set(
       [...pack.tools.values()].filter((tool) => !tool.spec.readOnly).map((tool) => tool.spec.name),
     );
-    arms.push({ name, guard: { runtime: new GuardRuntime([pack], { shadow: name === 'unguarded' }), writeTools } });
+    const runtime = new GuardRuntime([pack], { shadow: name === 'unguarded' });
+    arms.push({ name, guard: { runtime, writeTools, ...(used === undefined ? {} : { pack: used }) } });
   }
   const at = (baseUrl: string | undefined) => (baseUrl === undefined ? {} : { baseUrl });
   const temperature = Number(options.temperature);
@@ -119,6 +125,7 @@ export async function tauCommand(options: TauCommandOptions): Promise<void> {
     },
     user: createLanguageModel(options.userModel, at(options.userBaseUrl ?? options.baseUrl)),
     arms,
+    ...(pack === undefined || used === undefined ? {} : { pack: { loaded: pack, used } }),
     tasks,
     trials,
     out: options.out,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { appendFile, copyFile, cp, mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -13,6 +13,14 @@ import { tauCommand } from './tau-command.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const run = promisify(execFile);
+
+/** A copy of the airline pack that differs from it in one byte of its policy document: another pack, same verdicts. */
+async function copiedPack(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'agentguard-tau-pack-'));
+  await cp(join(root, 'packs/tau-airline'), dir, { recursive: true });
+  await appendFile(join(dir, 'policy.md'), '\n');
+  return dir;
+}
 
 describe('agentguard tau', () => {
   it('runs both arms against a model server, writes runs that replay reads, and resumes', async () => {
@@ -74,9 +82,54 @@ describe('agentguard tau', () => {
           ['unguarded', 4],
         ],
       );
+      // Guarded runs are not decided again: their agent saw the pack.
+      const other = await copiedPack();
+      const refused = run(process.execPath, [...args, '--trials', '2', '--arms', 'guarded', '--pack', other], {
+        cwd: root,
+      });
+      await assert.rejects(refused, (error: { stderr: string }) => {
+        assert.match(error.stderr, /made with pack `\S+tau-airline` \(sha256 [0-9a-f]{12}\), not `\S+` \(sha256/);
+        return true;
+      });
     } finally {
       await server.close();
     }
+  });
+
+  it('decides the stored unguarded runs again with another pack, reads runs recorded without one, runs nothing', async () => {
+    const out = await mkdtemp(join(tmpdir(), 'agentguard-tau-cli-'));
+    for (const arm of ['guarded', 'unguarded'])
+      await copyFile(join(root, `data/tau-airline/in-the-loop/${arm}.json`), join(out, `${arm}.json`));
+    const pack = await copiedPack();
+    const { stdout } = await run(
+      process.execPath,
+      [
+        join(root, 'src/cli/main.ts'),
+        ...['tau', '--domain', 'airline', '--pack', pack, '--tasks', '0-9', '--out', out, '--json'],
+        // No model is asked: every run is in the files.
+        ...['--agent-model', 'exchange:absent', '--user-model', 'exchange:absent'],
+      ],
+      { cwd: root },
+    );
+    const [guarded, unguarded] = JSON.parse(stdout) as {
+      arm: string;
+      runs: number;
+      writeCalls: number;
+      writeCallsNotAllowed: number;
+      guardTime: { calls: number; medianUs: number; totalUs: number };
+      decidedBy: string[];
+    }[];
+    // The guarded runs, recorded before the pack was, are kept as they are: no guard time, no pack.
+    assert.deepEqual(
+      [guarded?.arm, guarded?.runs, guarded?.guardTime.calls, guarded?.decidedBy],
+      ['guarded', 10, 0, []],
+    );
+    assert.deepEqual(
+      [unguarded?.runs, unguarded?.writeCalls, unguarded?.writeCallsNotAllowed, unguarded?.guardTime.calls],
+      [10, 23, 6, 23],
+    );
+    assert.ok((unguarded?.guardTime.medianUs ?? 0) > 0);
+    assert.match(unguarded?.decidedBy.join() ?? '', /^\S+ \(sha256 [0-9a-f]{12}\), decided again$/);
   });
 
   it('refuses a pack of another domain, a guarded arm without a pack, and tasks it does not have', async () => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -75,6 +75,14 @@ async function goldRun(domain: TauDomain, taskId: number) {
   });
 }
 
+/** A cancellation the airline's policy forbids, after its lookup. */
+const cancelBreakingPolicy: Action[] = [
+  { name: 'get_reservation_details', kwargs: { reservation_id: '5XOFTB' } },
+  { name: 'cancel_reservation', kwargs: { reservation_id: '5XOFTB' } },
+];
+/** A task whose gold actions change nothing. */
+const untouched = { user_id: 'noah_lopez_2532', instruction: 'Cancel 5XOFTB.', actions: [], outputs: [] };
+
 describe('a tau-bench episode', () => {
   it('rewards an agent that replays the gold actions of each task with 1', async () => {
     for (const [domain, taskIds] of [
@@ -127,12 +135,6 @@ describe('a tau-bench episode', () => {
     });
   });
 
-  const cancelBreakingPolicy: Action[] = [
-    { name: 'get_reservation_details', kwargs: { reservation_id: '5XOFTB' } },
-    { name: 'cancel_reservation', kwargs: { reservation_id: '5XOFTB' } },
-  ];
-  const untouched = { user_id: 'noah_lopez_2532', instruction: 'Cancel 5XOFTB.', actions: [], outputs: [] };
-
   it('blocks a policy-breaking call when guarded: the tool never runs and the agent sees the feedback', async () => {
     const agent = scriptedAgent(cancelBreakingPolicy);
     const result = await runEpisode({
@@ -151,6 +153,8 @@ describe('a tau-bench episode', () => {
     assert.equal(verdict?.decision, 'deny');
     assert.equal(verdict?.ran, false);
     assert.ok(verdict?.violations.some((violation) => violation.policy === 'cancel.eligibility'));
+    assert.ok((verdict?.duration_us ?? 0) > 0, 'the guard time of the call');
+    assert.ok((result.info.duration_ms ?? -1) >= 0, 'the wall time of the run');
     const seen = JSON.stringify(agent.doGenerateCalls[2]?.prompt);
     assert.match(seen, /was blocked/);
     assert.match(seen, /cancel\.eligibility/);
@@ -169,6 +173,7 @@ describe('a tau-bench episode', () => {
     assert.equal(result.reward, 0);
     assert.equal(result.info.verdicts[0]?.decision, 'deny');
     assert.equal(result.info.verdicts[0]?.ran, true);
+    assert.ok((result.info.verdicts[0]?.duration_us ?? 0) > 0, 'the shadow decision is timed too');
     assert.match(String(result.traj.at(-3)?.content), /"status": "cancelled"/);
   });
 
@@ -420,5 +425,109 @@ describe('runTrials', () => {
     assert.match(report, /pass\^2/);
     assert.match(report, /runs ended by an error\s+1\s+1/);
     assert.match(report, /guarded\s+agent scripted: 1 calls, 10 input and 5 output tokens/);
+    assert.match(report, /guard time: write calls timed\s+0\s+0/);
+  });
+
+  it('reports the guard time per arm: calls timed, median, p95, total, and its share of the wall time', async () => {
+    const out = await mkdtemp(join(tmpdir(), 'agentguard-tau-'));
+    const runs = await runTrials({
+      domain: airline,
+      agent: { name: 'scripted', model: scriptedAgent(cancelBreakingPolicy) },
+      user: scriptedUser(),
+      arms: [{ name: 'unguarded', guard: { runtime: new GuardRuntime([pack], { shadow: true }), writeTools } }],
+      tasks: [0],
+      trials: 1,
+      out,
+    });
+    const summary = summarizeArm('unguarded', runs.get('unguarded') ?? [], 1);
+    const { calls, medianUs, p95Us, totalUs, shareOfWallTime } = summary.guardTime;
+    assert.equal(calls, 1);
+    assert.ok(medianUs > 0 && medianUs === p95Us && p95Us === totalUs);
+    assert.ok(shareOfWallTime !== undefined && shareOfWallTime > 0 && shareOfWallTime <= 1);
+    const report = formatReport([summary], true);
+    assert.match(report, new RegExp(`median per call \\(ms\\)\\s+${(medianUs / 1000).toFixed(3)}\\n`));
+    assert.match(report, /share of the runs' wall time\s+\d+\.\d\d%/);
+    assert.match(report, /verdicts decided by:\n {2}unguarded {2}no pack recorded/);
+  });
+});
+
+describe('stored runs and another pack', async () => {
+  /** The airline pack with the policies of `cancel_reservation` archived. */
+  async function lenientPack(): Promise<string> {
+    const dir = await mkdtemp(join(tmpdir(), 'agentguard-tau-pack-'));
+    await cp(fileURLToPath(new URL('../../packs/tau-airline/', import.meta.url)), dir, { recursive: true });
+    const manifestFile = join(dir, 'manifest.json');
+    const manifest = JSON.parse(await readFile(manifestFile, 'utf8'));
+    manifest.guards.cancel_reservation.policies = manifest.guards.cancel_reservation.policies.map(
+      ({ id }: { id: string }) => ({ id, state: 'archived', reason: 'lenient' }),
+    );
+    await writeFile(manifestFile, JSON.stringify(manifest));
+    return dir;
+  }
+  const lenient = await loadPack(await lenientPack());
+  const shipped = { loaded: pack, used: { path: 'packs/tau-airline', sha256: 'a'.repeat(64) } };
+  const other = { loaded: lenient, used: { path: 'lenient-pack', sha256: 'b'.repeat(64) } };
+  const arm = (name: 'guarded' | 'unguarded', with_: typeof shipped) => ({
+    name,
+    guard: {
+      runtime: new GuardRuntime([with_.loaded], { shadow: name === 'unguarded' }),
+      writeTools,
+      pack: with_.used,
+    },
+  });
+  /** Task 0 of the airline (which cancels nothing) with the policy-breaking cancellation made in it. */
+  const trials = (out: string, name: 'guarded' | 'unguarded', with_: typeof shipped) => ({
+    domain: airline,
+    agent: { name: 'scripted', model: scriptedAgent(cancelBreakingPolicy) },
+    user: scriptedUser(),
+    arms: [arm(name, with_)],
+    pack: with_,
+    tasks: [0],
+    trials: 1,
+    out,
+  });
+
+  it('decides unguarded runs again with the pack given now, from the runs, and reports which pack decided', async () => {
+    const out = await mkdtemp(join(tmpdir(), 'agentguard-tau-'));
+    const first = (await runTrials(trials(out, 'unguarded', shipped))).get('unguarded')?.[0];
+    assert.deepEqual(first?.info.pack, shipped.used);
+    const [made] = first?.info.verdicts ?? [];
+    assert.deepEqual([made?.tool, made?.decision, made?.ran], ['cancel_reservation', 'deny', true]);
+    // Resumed with another pack: nothing runs (a user with no answers would end any episode in an error).
+    const resumed = await runTrials({ ...trials(out, 'unguarded', other), user: new ScriptedModel([]) });
+    const run = resumed.get('unguarded')?.[0];
+    assert.equal(run?.info.error, undefined);
+    assert.deepEqual(run?.info.pack, { ...other.used, redecided: true });
+    assert.deepEqual(
+      run?.info.verdicts.map((verdict) => [verdict.message_index, verdict.tool, verdict.decision, verdict.ran]),
+      [[made?.message_index, 'cancel_reservation', 'allow', true]],
+    );
+    assert.ok((run?.info.verdicts[0]?.duration_us ?? 0) > 0);
+    const stored = JSON.parse(await readFile(join(out, 'unguarded.json'), 'utf8'));
+    assert.deepEqual(stored[0].info.pack, { ...other.used, redecided: true });
+    // Back to the first pack: its verdicts, decided again from the run, are the ones the run recorded.
+    const again = (await runTrials({ ...trials(out, 'unguarded', shipped), user: new ScriptedModel([]) })).get(
+      'unguarded',
+    )?.[0];
+    assert.deepEqual(
+      again?.info.verdicts.map(({ duration_us: _, ...verdict }) => verdict),
+      first?.info.verdicts.map(({ duration_us: _, ...verdict }) => verdict),
+    );
+    const summary = summarizeArm('unguarded', resumed.get('unguarded') ?? [], 1);
+    assert.equal(summary.guardTime.calls, 1);
+    assert.ok(summary.guardTime.totalUs > 0);
+    assert.equal(summary.guardTime.shareOfWallTime, undefined, 'no wall time of the run the verdicts came from');
+    const report = formatReport([summary], true);
+    assert.match(report, /verdicts decided by:\n {2}unguarded {2}lenient-pack \(sha256 bbbbbbbbbbbb\), decided again/);
+    assert.match(report, /write calls not allowed, by policy:\n {2}none/);
+  });
+
+  it('refuses to resume guarded runs with another pack, naming both', async () => {
+    const out = await mkdtemp(join(tmpdir(), 'agentguard-tau-'));
+    await runTrials(trials(out, 'guarded', shipped));
+    await assert.rejects(
+      runTrials({ ...trials(out, 'guarded', other), user: new ScriptedModel([]) }),
+      /the guarded runs in `.*guarded\.json` were made with pack `packs\/tau-airline` \(sha256 aaaaaaaaaaaa\), not `lenient-pack` \(sha256 bbbbbbbbbbbb\)/,
+    );
   });
 });

@@ -38,6 +38,17 @@ export interface CallVerdict {
   /** Whether the tool ran (in shadow, always; guarded, only when allowed or approved). */
   ran: boolean;
   violations: { policy: string; message: string }[];
+  /**
+   * The guard's time to decide the call, in microseconds: the runtime's own measure (its verdict's diagnostics), the
+   * pack's lookups included, the tool's run not. Absent in runs recorded before it was measured.
+   */
+  duration_us?: number;
+}
+
+/** The pack that decided a run's verdicts: its folder as given and the SHA-256 of its files (`packFingerprint`). */
+export interface PackUsed {
+  path: string;
+  sha256: string;
 }
 
 /** A question an `ask` verdict put to the simulated user, and the answer. */
@@ -71,6 +82,10 @@ export interface EpisodeResult {
     asks: AskExchange[];
     usage: Record<string, ModelAccount>;
     error?: string;
+    /** The pack that decided `verdicts`; `redecided` when they were decided again from the trajectory after the run. */
+    pack?: PackUsed & { redecided?: boolean };
+    /** The run's wall time in milliseconds, models and tools included. */
+    duration_ms?: number;
   };
   traj: TrajectoryMessage[];
 }
@@ -80,6 +95,8 @@ export interface Guard {
   runtime: GuardRuntime;
   /** Tools whose verdicts the run records: the pack's write tools. */
   writeTools: ReadonlySet<string>;
+  /** The pack, recorded in each run. */
+  pack?: PackUsed;
 }
 
 /** What one episode needs. */
@@ -97,6 +114,9 @@ export interface EpisodeOptions {
   /** The task, when not the domain's test task `taskId`. */
   task?: Task;
 }
+
+/** The tool result of a call whose arguments are not a JSON object: no guard decides it and no tool runs. */
+export const notAnObject = (tool: string) => `Error: the arguments of \`${tool}\` are not a JSON object`;
 
 function declaredTools(domain: TauDomain): ToolSet {
   const tools: ToolSet = {};
@@ -166,6 +186,7 @@ export async function runEpisode(options: EpisodeOptions): Promise<EpisodeResult
   const { domain, guard } = options;
   const task = options.task ?? domain.tasks[options.taskId];
   if (task === undefined) throw new Error(`the ${domain.name} domain has no task ${options.taskId}`);
+  const started = performance.now();
   const usage = new ModelUsage();
   const environment = domain.fresh();
   const traj: TrajectoryMessage[] = [{ role: 'system', content: domain.policy }];
@@ -175,7 +196,14 @@ export async function runEpisode(options: EpisodeOptions): Promise<EpisodeResult
     task_id: options.taskId,
     trial: options.trial,
     reward: 0,
-    info: { task, reward_info: null, verdicts, asks, usage: {} },
+    info: {
+      task,
+      reward_info: null,
+      verdicts,
+      asks,
+      usage: {},
+      ...(guard?.pack === undefined ? {} : { pack: guard.pack }),
+    },
     traj,
   };
   const lastVerdict = new Map<string, Verdict>();
@@ -248,7 +276,7 @@ export async function runEpisode(options: EpisodeOptions): Promise<EpisodeResult
             arguments: args,
           })
         : {
-            observation: `Error: the arguments of \`${call.toolName}\` are not a JSON object`,
+            observation: notAnObject(call.toolName),
             stop: false,
             ran: false,
           };
@@ -276,6 +304,7 @@ export async function runEpisode(options: EpisodeOptions): Promise<EpisodeResult
     result.info.error = (error as Error).message;
   }
   result.info.usage = usage.toJSON();
+  result.info.duration_ms = Math.round(performance.now() - started);
   return result;
 
   /** Runs the call through its (guarded) tool, settling an ask; records the verdict on a write call. */
@@ -330,6 +359,7 @@ export async function runEpisode(options: EpisodeOptions): Promise<EpisodeResult
         decision: verdict.evaluated,
         ran,
         violations: verdict.violations.map((violation) => ({ policy: violation.policy, message: violation.message })),
+        duration_us: verdict.diagnostics.durationUs,
       });
     }
     return { observation: output, stop, ran };

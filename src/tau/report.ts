@@ -24,7 +24,51 @@ export interface ArmSummary {
   successesWithinPolicy: number;
   /** Write calls not allowed, by the policy that stopped them. */
   byPolicy: Record<string, number>;
+  /** The guard's time on the write calls that record it (`duration_us`), in microseconds. */
+  guardTime: GuardTime;
+  /** The packs that decided the runs' verdicts, as `<path> (sha256 <first 12>)`, with `, decided again` where so. */
+  decidedBy: string[];
   usage: Record<string, ModelAccount>;
+}
+
+/** The guard's time on an arm's write calls. */
+export interface GuardTime {
+  /** Write calls whose guard time is recorded. */
+  calls: number;
+  medianUs: number;
+  p95Us: number;
+  totalUs: number;
+  /**
+   * The guard's share of the runs' wall time, over the runs that record it and whose verdicts were decided in the run
+   * (not again afterwards); undefined where there are none.
+   */
+  shareOfWallTime?: number;
+}
+
+/** The value below which `share` of the sorted values lie (nearest rank). */
+function percentile(sorted: readonly number[], share: number): number {
+  return sorted[Math.max(0, Math.ceil(share * sorted.length) - 1)] ?? 0;
+}
+
+function guardTime(runs: readonly EpisodeResult[]): GuardTime {
+  const times = runs
+    .flatMap((run) => run.info.verdicts.flatMap((verdict) => verdict.duration_us ?? []))
+    .sort((a, b) => a - b);
+  const time: GuardTime = {
+    calls: times.length,
+    medianUs: percentile(times, 0.5),
+    p95Us: percentile(times, 0.95),
+    totalUs: times.reduce((sum, us) => sum + us, 0),
+  };
+  let guardUs = 0;
+  let wallMs = 0;
+  for (const run of runs) {
+    if (run.info.duration_ms === undefined || run.info.pack?.redecided) continue;
+    wallMs += run.info.duration_ms;
+    for (const verdict of run.info.verdicts) guardUs += verdict.duration_us ?? 0;
+  }
+  if (wallMs > 0) time.shareOfWallTime = guardUs / 1000 / wallMs;
+  return time;
 }
 
 /**
@@ -73,15 +117,27 @@ export function summarizeArm(arm: string, runs: readonly EpisodeResult[], trials
     runsWithViolation,
     successesWithinPolicy,
     byPolicy,
+    guardTime: guardTime(runs),
+    decidedBy: [
+      ...new Set(
+        runs.flatMap(({ info: { pack } }) =>
+          pack === undefined
+            ? []
+            : [`${pack.path} (sha256 ${pack.sha256.slice(0, 12)})${pack.redecided ? ', decided again' : ''}`],
+        ),
+      ),
+    ].sort(),
     usage: usage.toJSON(),
   };
 }
 
 const figure = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(3));
+const milliseconds = (us: number) => (us / 1000).toFixed(3);
+const share = (value: number | undefined) => (value === undefined ? '-' : `${(value * 100).toFixed(2)}%`);
 
 /**
- * The arms side by side: task success (average reward, pass^k), the pack's verdicts on write calls, and the tokens
- * each model spent.
+ * The arms side by side: task success (average reward, pass^k), the pack's verdicts on write calls and its time deciding
+ * them, which pack decided them, and the tokens each model spent.
  *
  * @example
  * ```ts
@@ -107,6 +163,17 @@ export function formatReport(summaries: readonly ArmSummary[], withPack: boolean
       row('  of those, ran anyway', (summary) => String(summary.violationsRan)),
       row('runs with a violation that ran', (summary) => String(summary.runsWithViolation)),
       row('successes within policy', (summary) => String(summary.successesWithinPolicy)),
+      row('guard time: write calls timed', (summary) => String(summary.guardTime.calls)),
+      row('  median per call (ms)', (summary) => milliseconds(summary.guardTime.medianUs)),
+      row('  p95 per call (ms)', (summary) => milliseconds(summary.guardTime.p95Us)),
+      row('  total (ms)', (summary) => milliseconds(summary.guardTime.totalUs)),
+      row("  share of the runs' wall time", (summary) => share(summary.guardTime.shareOfWallTime)),
+      '',
+      'verdicts decided by:',
+      ...summaries.map(
+        (summary) =>
+          `  ${summary.arm.padEnd(10)} ${summary.decidedBy.length === 0 ? 'no pack recorded' : summary.decidedBy.join('; ')}`,
+      ),
       '',
       'write calls not allowed, by policy:',
     );

@@ -1,7 +1,10 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { AgentGuardError } from '../errors.ts';
 import { writeAtomically } from '../files.ts';
-import { type EpisodeOptions, type EpisodeResult, type Guard, runEpisode } from './episode.ts';
+import type { GuardPack } from '../pack/load-pack.ts';
+import { type EpisodeOptions, type EpisodeResult, type Guard, type PackUsed, runEpisode } from './episode.ts';
+import { redecideRuns } from './redecide.ts';
 
 /** One arm of the comparison: the agent guarded by the pack, or unguarded (with the pack in shadow, if one is given). */
 export interface Arm {
@@ -19,12 +22,46 @@ export interface TrialsOptions extends Omit<EpisodeOptions, 'taskId' | 'trial' |
   out: string;
   /** Episodes run at once. Default 1. */
   concurrency?: number;
+  /**
+   * The pack of the arms' guards. Stored unguarded runs another pack decided (or none) are decided again with it;
+   * stored guarded runs another pack decided are refused, since their agent saw that pack.
+   */
+  pack?: { loaded: GuardPack; used: PackUsed };
   /** Called after each episode with the episodes done and the total (the resumed ones included), and the episode. */
   onProgress?: (done: number, total: number, arm: string, last: EpisodeResult) => void;
 }
 
 /** The run file of an arm. */
 export const armFile = (out: string, arm: string) => join(out, `${arm}.json`);
+
+const named = (pack: PackUsed) => `\`${pack.path}\` (sha256 ${pack.sha256.slice(0, 12)})`;
+
+/** An arm's stored runs with verdicts of `pack`: unguarded ones decided again where another pack decided them. */
+async function withVerdictsOf(
+  options: TrialsOptions,
+  arm: Arm,
+  file: string,
+  runs: EpisodeResult[],
+): Promise<EpisodeResult[]> {
+  const { pack } = options;
+  if (pack === undefined || arm.guard === undefined) return runs;
+  const other = (run: EpisodeResult) => run.info.pack?.sha256 !== pack.used.sha256;
+  if (arm.name === 'guarded') {
+    const decided = runs.find((run) => run.info.pack !== undefined && other(run))?.info.pack;
+    if (decided !== undefined)
+      throw new AgentGuardError(
+        'invalid_input',
+        `the guarded runs in \`${file}\` were made with pack ${named(decided)}, not ${named(pack.used)}: their agent saw that pack, so they cannot be decided again; give that pack or another \`--out\``,
+      );
+    return runs;
+  }
+  const stale = runs.filter(other);
+  if (stale.length === 0) return runs;
+  const redecided = await redecideRuns(options.domain, pack, arm.guard.writeTools, stale);
+  const list = runs.map((run) => (other(run) ? (redecided.shift() as EpisodeResult) : run));
+  await writeAtomically(file, JSON.stringify(list, null, 1));
+  return list;
+}
 
 async function readRuns(file: string): Promise<EpisodeResult[]> {
   try {
@@ -38,7 +75,8 @@ async function readRuns(file: string): Promise<EpisodeResult[]> {
 /**
  * Runs every task `trials` times on every arm and writes each arm's runs to `<out>/<arm>.json` as tau-bench trajectory
  * JSON, rewritten after every episode, so an interrupted run resumes: runs already in the files are kept, and only the
- * missing ones (and those that ended in an error) run again. Trials go in order, each over all tasks and arms, so the
+ * missing ones (and those that ended in an error) run again. Stored unguarded runs are decided again with `pack` where
+ * another pack (or none) decided them; stored guarded runs of another pack are refused. Trials go in order, each over all tasks and arms, so the
  * arms stay comparable at any point. Returns each arm's runs.
  *
  * @example
@@ -50,8 +88,9 @@ export async function runTrials(options: TrialsOptions): Promise<Map<string, Epi
   await mkdir(options.out, { recursive: true });
   const runs = new Map<string, EpisodeResult[]>();
   for (const arm of options.arms) {
-    const kept = (await readRuns(armFile(options.out, arm.name))).filter((run) => run.info.error === undefined);
-    runs.set(arm.name, kept);
+    const file = armFile(options.out, arm.name);
+    const kept = (await readRuns(file)).filter((run) => run.info.error === undefined);
+    runs.set(arm.name, await withVerdictsOf(options, arm, file, kept));
   }
   const jobs: { arm: Arm; taskId: number; trial: number }[] = [];
   for (let trial = 0; trial < options.trials; trial++) {

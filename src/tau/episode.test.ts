@@ -332,6 +332,7 @@ describe('an ask verdict', async () => {
     assert.equal(result.info.asks.length, 1);
     assert.match(result.info.asks[0]?.question ?? '', /amount/);
     assert.equal(result.info.asks[0]?.approved, true);
+    assert.match(formatReport([summarizeArm('guarded', [result], 1)], true), /asks put to the user\s+1\n/);
     assert.deepEqual(
       result.info.verdicts.map((verdict) => [verdict.tool, verdict.decision, verdict.ran]),
       [['update_reservation_flights', 'ask', true]],
@@ -447,6 +448,8 @@ describe('runTrials', () => {
     const report = formatReport([summary], true);
     assert.match(report, new RegExp(`median per call \\(ms\\)\\s+${(medianUs / 1000).toFixed(3)}\\n`));
     assert.match(report, /share of the runs' wall time\s+\d+\.\d\d%/);
+    assert.match(report, /of those, ran anyway\s+1\n {2}per run\s+1\n/);
+    assert.match(report, /asks put to the user\s+0\n/);
     assert.match(report, /verdicts decided by:\n {2}unguarded {2}no pack recorded/);
   });
 });

@@ -22,6 +22,8 @@ export interface ArmSummary {
   runsWithViolation: number;
   /** Successful runs in which no write call ran against the pack's verdict. */
   successesWithinPolicy: number;
+  /** Questions an `ask` verdict put to the simulated user. */
+  asks: number;
   /** Write calls not allowed, by the policy that stopped them. */
   byPolicy: Record<string, number>;
   /** The guard's time on the write calls that record it (`duration_us`), in microseconds. */
@@ -116,6 +118,7 @@ export function summarizeArm(arm: string, runs: readonly EpisodeResult[], trials
     violationsRan,
     runsWithViolation,
     successesWithinPolicy,
+    asks: runs.reduce((sum, run) => sum + run.info.asks.length, 0),
     byPolicy,
     guardTime: guardTime(runs),
     decidedBy: [
@@ -161,8 +164,10 @@ export function formatReport(summaries: readonly ArmSummary[], withPack: boolean
       row('write calls checked', (summary) => String(summary.writeCalls)),
       row('  not allowed by the pack', (summary) => String(summary.writeCallsNotAllowed)),
       row('  of those, ran anyway', (summary) => String(summary.violationsRan)),
+      row('  per run', (summary) => figure(summary.runs === 0 ? 0 : summary.violationsRan / summary.runs)),
       row('runs with a violation that ran', (summary) => String(summary.runsWithViolation)),
       row('successes within policy', (summary) => String(summary.successesWithinPolicy)),
+      row('asks put to the user', (summary) => String(summary.asks)),
       row('guard time: write calls timed', (summary) => String(summary.guardTime.calls)),
       row('  median per call (ms)', (summary) => milliseconds(summary.guardTime.medianUs)),
       row('  p95 per call (ms)', (summary) => milliseconds(summary.guardTime.p95Us)),

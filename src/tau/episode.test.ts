@@ -427,6 +427,7 @@ describe('runTrials', () => {
     assert.match(report, /runs ended by an error\s+1\s+1/);
     assert.match(report, /guarded\s+agent scripted: 1 calls, 10 input and 5 output tokens/);
     assert.match(report, /guard time: write calls timed\s+0\s+0/);
+    assert.match(report, /median per call \(ms\)\s+-\s+-\n/);
   });
 
   it('reports the guard time per arm: calls timed, median, p95, total, and its share of the wall time', async () => {

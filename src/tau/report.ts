@@ -135,7 +135,8 @@ export function summarizeArm(arm: string, runs: readonly EpisodeResult[], trials
 }
 
 const figure = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(3));
-const milliseconds = (us: number) => (us / 1000).toFixed(3);
+/** A guard time in milliseconds, or `-` where no call was timed. */
+const milliseconds = (time: GuardTime, us: number) => (time.calls === 0 ? '-' : (us / 1000).toFixed(3));
 const share = (value: number | undefined) => (value === undefined ? '-' : `${(value * 100).toFixed(2)}%`);
 
 /**
@@ -169,9 +170,9 @@ export function formatReport(summaries: readonly ArmSummary[], withPack: boolean
       row('successes within policy', (summary) => String(summary.successesWithinPolicy)),
       row('asks put to the user', (summary) => String(summary.asks)),
       row('guard time: write calls timed', (summary) => String(summary.guardTime.calls)),
-      row('  median per call (ms)', (summary) => milliseconds(summary.guardTime.medianUs)),
-      row('  p95 per call (ms)', (summary) => milliseconds(summary.guardTime.p95Us)),
-      row('  total (ms)', (summary) => milliseconds(summary.guardTime.totalUs)),
+      row('  median per call (ms)', ({ guardTime }) => milliseconds(guardTime, guardTime.medianUs)),
+      row('  p95 per call (ms)', ({ guardTime }) => milliseconds(guardTime, guardTime.p95Us)),
+      row('  total (ms)', ({ guardTime }) => milliseconds(guardTime, guardTime.totalUs)),
       row("  share of the runs' wall time", (summary) => share(summary.guardTime.shareOfWallTime)),
       '',
       'verdicts decided by:',

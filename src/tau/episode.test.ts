@@ -526,6 +526,48 @@ describe('stored runs and another pack', async () => {
     assert.match(report, /write calls not allowed, by policy:\n {2}none/);
   });
 
+  it('stops rather than decide again on data the run did not have, and skips calls no guard decided', async () => {
+    const out = await mkdtemp(join(tmpdir(), 'agentguard-tau-'));
+    await runTrials(trials(out, 'unguarded', shipped));
+    const file = join(out, 'unguarded.json');
+    const [stored] = JSON.parse(await readFile(file, 'utf8'));
+    const lookup = stored.traj.findIndex((message: TrajectoryMessage) => message.role === 'tool');
+    stored.traj[lookup].content = '{"reservation_id": "5XOFTB", "status": "tampered"}';
+    await writeFile(file, JSON.stringify([stored]));
+    await assert.rejects(
+      runTrials({ ...trials(out, 'unguarded', other), user: new ScriptedModel([]) }),
+      new RegExp(`run 0-0: message ${lookup - 1}: \`get_reservation_details\` does not give its recorded result again`),
+    );
+    // A cancellation whose arguments are not an object: no verdict in the run, none decided again.
+    const unparsed = await mkdtemp(join(tmpdir(), 'agentguard-tau-'));
+    const agent = new MockLanguageModelV4({
+      doGenerate: [
+        {
+          content: [
+            { type: 'tool-call', toolCallId: 'call_1', toolName: 'cancel_reservation', input: 'cancel 5XOFTB' },
+          ],
+          finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+          usage,
+          warnings: [],
+        },
+        {
+          content: [{ type: 'text', text: 'Done.' }],
+          finishReason: { unified: 'stop', raw: 'stop' },
+          usage,
+          warnings: [],
+        },
+      ] satisfies LanguageModelV4GenerateResult[],
+    });
+    const made = await runTrials({
+      ...trials(unparsed, 'unguarded', shipped),
+      agent: { name: 'scripted', model: agent },
+    });
+    assert.deepEqual(made.get('unguarded')?.[0]?.info.verdicts, []);
+    const again = await runTrials({ ...trials(unparsed, 'unguarded', other), user: new ScriptedModel([]) });
+    assert.equal(again.get('unguarded')?.[0]?.info.pack?.redecided, true);
+    assert.deepEqual(again.get('unguarded')?.[0]?.info.verdicts, []);
+  });
+
   it('refuses to resume guarded runs with another pack, naming both', async () => {
     const out = await mkdtemp(join(tmpdir(), 'agentguard-tau-'));
     await runTrials(trials(out, 'guarded', shipped));

@@ -38,7 +38,10 @@ export async function redecideRuns(
       return { run: environment.run, invoker: environment.invoker, now: domain.now };
     };
     const { lines, mismatches } = await replay(runtime, trajectories, fresh, undefined, domain.now);
-    const [mismatch] = mismatches;
+    // A call whose arguments were not an object reached no guard and no tool in the run (replayed, it fails alike).
+    const unparsed = (line: { trajectory: string; message_index: number; tool: string }) =>
+      runs[Number(line.trajectory)]?.traj[line.message_index + 1]?.content === notAnObject(line.tool);
+    const mismatch = mismatches.find((found) => !unparsed(found));
     if (mismatch !== undefined) {
       const run = runs[Number(mismatch.trajectory)];
       throw new AgentGuardError(
@@ -48,10 +51,7 @@ export async function redecideRuns(
     }
     const verdicts = runs.map((): CallVerdict[] => []);
     for (const line of lines) {
-      const run = runs[Number(line.trajectory)];
-      const result = run?.traj[line.message_index + 1];
-      // A call whose arguments were not an object reached no guard in the run.
-      if (!writeTools.has(line.tool) || result?.content === notAnObject(line.tool)) continue;
+      if (!writeTools.has(line.tool) || unparsed(line)) continue;
       verdicts[Number(line.trajectory)]?.push({
         message_index: line.message_index,
         tool: line.tool,

@@ -1,4 +1,4 @@
-/** `exchange_delivered_order_items.new_item_different_option`: For every position i, new_item_ids[i] must differ from item_ids[i] (a different product option); exchanging an item for the identical item is not allowed. */
+/** `exchange_delivered_order_items.new_item_different_option`: For every position i, new_item_ids[i] should differ from item_ids[i] (a different product option); an item exchanged for the identical item asks a person, since users do ask for a like-for-like replacement. */
 import type { PolicyCheck } from 'agentguard';
 import type { ExchangeDeliveredOrderItemsArgs } from '../../types.ts';
 
@@ -24,5 +24,6 @@ export const check: PolicyCheck<ExchangeDeliveredOrderItemsArgs> = async (args) 
       new_item_ids: args.new_item_ids,
       identical,
     },
+    ask: `Did the user ask for ${listed} of order ${args.order_id} to be exchanged for the identical item?`,
   };
 };

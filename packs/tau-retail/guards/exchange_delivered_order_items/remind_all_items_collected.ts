@@ -1,8 +1,8 @@
-/** `exchange_delivered_order_items.remind_all_items_collected`: Before the call, the agent must have reminded the user to confirm that they have provided all items to be exchanged, the user must have confirmed this, and item_ids must contain all the items the user asked to exchange in this order in one list. */
-import type { PolicyCheck } from 'agentguard';
+/** `exchange_delivered_order_items.remind_all_items_collected`: Before the call, the agent must have reminded the user to confirm that they have provided all items to be exchanged, the user must have confirmed this, and item_ids must contain all the items the user asked to exchange in this order (since the last change carried out in the conversation) in one list. */
+import type { Conversation, Fact, PolicyCheck } from 'agentguard';
 import type { ExchangeDeliveredOrderItemsArgs } from '../../types.ts';
-import { lookup } from '../lib/domain.ts';
 import { decide } from '../lib/dialogue.ts';
+import { lookup } from '../lib/domain.ts';
 import { domain } from '../lib/domain-description.ts';
 
 /** Words with which the agent reminds the user to confirm the list of items is complete. */
@@ -21,6 +21,35 @@ const reminderWords: readonly string[] = [
   'only items',
   'everything you want to exchange',
 ];
+
+/** The tools that change an order or the profile. */
+const changes: ReadonlySet<string> = new Set([
+  'cancel_pending_order',
+  'exchange_delivered_order_items',
+  'modify_pending_order_address',
+  'modify_pending_order_items',
+  'modify_pending_order_payment',
+  'modify_user_address',
+  'return_delivered_order_items',
+]);
+
+/**
+ * The index of the first message after the last change that succeeded (0 when none did): what the user said before
+ * it was about a request already carried out, which may name the same product in another order.
+ */
+function afterLastChange(conversation: Conversation): number {
+  let start = 0;
+  for (const past of conversation.toolCalls()) {
+    const succeeded = past.result !== undefined && !past.result.trimStart().startsWith('Error');
+    if (changes.has(past.call.name) && succeeded) start = past.messageIndex + 1;
+  }
+  return start;
+}
+
+/** Whether a fact is a yes that the user's words since `start` decide. */
+function saidSince(fact: Fact, start: number): boolean {
+  return fact.answer === 'yes' && fact.evidence.some((evidence) => evidence.message >= start);
+}
 
 export const check: PolicyCheck<ExchangeDeliveredOrderItemsArgs> = async (args, context) => {
   const conversation = context.conversation;
@@ -76,7 +105,8 @@ export const check: PolicyCheck<ExchangeDeliveredOrderItemsArgs> = async (args, 
   );
   if (complete !== undefined) return complete;
 
-  // 3. Every item of the order the user asked to exchange must be in item_ids, in this one call.
+  // 3. Every item of the order the user asked to exchange since the last change must be in item_ids, in this one call.
+  const start = afterLastChange(conversation);
   const order = await lookup(context, 'get_order_details', { order_id: args.order_id });
   const calledItemIds = new Set(args.item_ids);
   const calledProductIds = new Set<string>();
@@ -91,7 +121,7 @@ export const check: PolicyCheck<ExchangeDeliveredOrderItemsArgs> = async (args, 
     if (calledProductIds.has(item.product_id) || checkedProducts.has(item.product_id)) continue;
     checkedProducts.add(item.product_id);
     const named = conversation.stated({ value: item.product_id, kind: 'item', records }, domain);
-    if (named.answer === 'yes') left.push({ item_id: item.item_id, name: item.name });
+    if (saidSince(named, start)) left.push({ item_id: item.item_id, name: item.name });
   }
   if (left.length > 0) {
     const names = left.map((item) => `${item.name} (${item.item_id})`).join(', ');

@@ -1,8 +1,8 @@
-/** `modify_pending_order_items.all_requested_items_included`: item_ids must contain every item of this order that the user asked to modify in the conversation: all items to be changed must be collected into this single call, none left out for a later call. */
-import type { PolicyCheck, PolicyFinding } from 'agentguard';
+/** `modify_pending_order_items.all_requested_items_included`: item_ids must contain every item of this order that the user asked to modify since the last change carried out in the conversation: all items to be changed must be collected into this single call, none left out for a later call. */
+import type { Conversation, Fact, PolicyCheck, PolicyFinding } from 'agentguard';
 import type { ModifyPendingOrderItemsArgs } from '../../types.ts';
-import { domain } from '../lib/domain-description.ts';
 import { lookup } from '../lib/domain.ts';
+import { domain } from '../lib/domain-description.ts';
 
 /** Phrases by which a user asks to change every copy of an item. */
 const everyCopyPhrases: readonly string[] = [
@@ -19,6 +19,35 @@ const everyCopyPhrases: readonly string[] = [
   'the two',
 ];
 
+/** The tools that change an order or the profile. */
+const changes: ReadonlySet<string> = new Set([
+  'cancel_pending_order',
+  'exchange_delivered_order_items',
+  'modify_pending_order_address',
+  'modify_pending_order_items',
+  'modify_pending_order_payment',
+  'modify_user_address',
+  'return_delivered_order_items',
+]);
+
+/**
+ * The index of the first message after the last change that succeeded (0 when none did): what the user said before
+ * it was about a request already carried out, which may name the same product in another order.
+ */
+function afterLastChange(conversation: Conversation): number {
+  let start = 0;
+  for (const past of conversation.toolCalls()) {
+    const succeeded = past.result !== undefined && !past.result.trimStart().startsWith('Error');
+    if (changes.has(past.call.name) && succeeded) start = past.messageIndex + 1;
+  }
+  return start;
+}
+
+/** Whether a fact is a yes that the user's words since `start` decide. */
+function saidSince(fact: Fact, start: number): boolean {
+  return fact.answer === 'yes' && fact.evidence.some((evidence) => evidence.message >= start);
+}
+
 interface OrderProduct {
   product_id: string;
   name: string;
@@ -28,6 +57,7 @@ interface OrderProduct {
 
 export const check: PolicyCheck<ModifyPendingOrderItemsArgs> = async (args, context) => {
   const conversation = context.conversation;
+  const start = afterLastChange(conversation);
   const order = await lookup(context, 'get_order_details', { order_id: args.order_id });
   const orderItems: readonly { name: string; product_id: string; item_id: string }[] = order.items;
 
@@ -47,8 +77,8 @@ export const check: PolicyCheck<ModifyPendingOrderItemsArgs> = async (args, cont
   const userAskedForEveryCopy = (): boolean => {
     if (askedForEveryCopy !== undefined) return askedForEveryCopy;
     askedForEveryCopy =
-      conversation.reasonGiven({ all: everyCopyPhrases }).answer === 'yes' ||
-      everyCopyPhrases.some((phrase) => conversation.stated({ value: phrase }).answer === 'yes');
+      saidSince(conversation.reasonGiven({ all: everyCopyPhrases }), start) ||
+      everyCopyPhrases.some((phrase) => saidSince(conversation.stated({ value: phrase }), start));
     return askedForEveryCopy;
   };
 
@@ -57,14 +87,20 @@ export const check: PolicyCheck<ModifyPendingOrderItemsArgs> = async (args, cont
     if (inCall >= product.items.length) continue;
 
     if (inCall === 0) {
-      // The user spoke of this item of the order, but the call leaves it out.
+      // The user spoke of this item of the order since the last change, but the call leaves it out.
       const named = conversation.stated({ value: product.product_id, kind: 'item', records }, domain);
-      if (named.answer !== 'yes') continue;
+      if (!saidSince(named, start)) continue;
       return leftOut(
         `the user asked about the ${product.name} (item ${product.items.join(', ')}) of order ${args.order_id}, ` +
           `but item_ids leaves it out; items can be modified only once, so every item the user wants changed must be in this call`,
         `Did the user ask to modify the ${product.name} of order ${args.order_id} too?`,
-        { product_id: product.product_id, name: product.name, order_item_ids: product.items, in_call: 0, evidence: named.evidence },
+        {
+          product_id: product.product_id,
+          name: product.name,
+          order_item_ids: product.items,
+          in_call: 0,
+          evidence: named.evidence,
+        },
       );
     }
 

@@ -1,8 +1,8 @@
 /** `exchange_delivered_order_items.payment_method_provided_by_user`: payment_method_id must be a payment method the user provided in the conversation to pay or receive the refund of the price difference; the agent must not choose it on its own. */
 import type { PolicyCheck, StatedValue } from 'agentguard';
 import type { ExchangeDeliveredOrderItemsArgs, GetOrderDetailsResult, GetUserDetailsResult } from '../../types.ts';
-import { lookup } from '../lib/domain.ts';
 import { decide } from '../lib/dialogue.ts';
+import { lookup } from '../lib/domain.ts';
 import { domain } from '../lib/domain-description.ts';
 
 type PaymentMethodRecord = NonNullable<GetUserDetailsResult['payment_methods'][string]>;

@@ -1,32 +1,9 @@
 /** `modify_pending_order_payment.payment_method_chosen_by_user`: The new payment_method_id must be the payment method the user themselves chose in the conversation (named by the user, or picked by the user from the methods the agent read from their profile); the agent must not pick, guess or invent a payment method on the user's behalf. */
-import type { DomainDescription, PolicyCheck } from 'agentguard';
+import type { PolicyCheck } from 'agentguard';
 import type { ModifyPendingOrderPaymentArgs } from '../../types.ts';
 import { decide } from '../lib/dialogue.ts';
-import { domain } from '../lib/domain-description.ts';
 import { lookup } from '../lib/domain.ts';
-
-/** The pack's domain, with the words people use for each kind of payment method and for the original one. */
-const paymentDomain: DomainDescription = {
-  kinds: {
-    ...domain.kinds,
-    payment_method: {
-      key: 'id',
-      digits: ['last_four'],
-      keyDigits: true,
-      classes: {
-        field: 'source',
-        phrases: {
-          credit_card: ['credit card', 'visa', 'mastercard', 'amex', 'american express', 'discover'],
-          gift_card: ['gift card'],
-          paypal: ['paypal', 'pay pal'],
-        },
-      },
-      roles: {
-        original: ['original payment method', 'original payment', 'original card', 'same card', 'same payment method', 'the one I paid with'],
-      },
-    },
-  },
-};
+import { domain } from '../lib/domain-description.ts';
 
 export const check: PolicyCheck<ModifyPendingOrderPaymentArgs> = async (args, context) => {
   const order = await lookup(context, 'get_order_details', { order_id: args.order_id });
@@ -40,7 +17,7 @@ export const check: PolicyCheck<ModifyPendingOrderPaymentArgs> = async (args, co
       records,
       ...(original === undefined ? {} : { roles: { original } }),
     },
-    paymentDomain,
+    domain,
   );
   const finding = decide(fact, {
     need: `the user must choose the new payment method of order ${args.order_id} themselves; the call uses ${args.payment_method_id}, which the user did not choose`,
@@ -49,6 +26,11 @@ export const check: PolicyCheck<ModifyPendingOrderPaymentArgs> = async (args, co
   if (finding === undefined) return undefined;
   return {
     ...finding,
-    facts: { ...finding.facts, order_id: args.order_id, payment_method_id: args.payment_method_id, userValue: fact.value ?? null },
+    facts: {
+      ...finding.facts,
+      order_id: args.order_id,
+      payment_method_id: args.payment_method_id,
+      userValue: fact.value ?? null,
+    },
   };
 };

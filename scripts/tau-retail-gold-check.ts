@@ -6,7 +6,8 @@
  * delivered order cancelled, a payment method of another user, no confirmation) must be denied.
  *
  * `node --conditions=agentguard-source scripts/tau-retail-gold-check.ts --tasks <tasks_train.json> [--pack <dir>]
- * [--out <figures.json>]` prints decisions per policy and in all.
+ * [--out <figures.json>] [--one-message]` prints decisions per policy and in all; `--one-message` has the user say
+ * every request in their first message, as the instruction lists them, instead of each before its action.
  */
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
@@ -197,7 +198,11 @@ function othersPayment(data: Readonly<RetailData>, userId: string, id: string): 
 }
 
 /** Checks every gold action of `tasks` and the broken variants; returns the tallies by kind of call. */
-export async function goldCheck(runtime: GuardRuntime, tasks: readonly Task[]): Promise<Record<Kind, Tally>> {
+export async function goldCheck(
+  runtime: GuardRuntime,
+  tasks: readonly Task[],
+  { oneMessage = false }: { oneMessage?: boolean } = {},
+): Promise<Record<Kind, Tally>> {
   const [domain, data] = await Promise.all([loadDomain('retail'), loadRetailData()]);
   const tallies: Record<Kind, Tally> = {
     gold: emptyTally(),
@@ -208,12 +213,14 @@ export async function goldCheck(runtime: GuardRuntime, tasks: readonly Task[]): 
   for (const [index, task] of tasks.entries()) {
     const dialogue = new Dialogue(domain);
     const words = userWords(task.instruction);
-    dialogue.say('user', `Hi. ${words.identity} I have a request about my orders.`);
+    const user = data.users[task.user_id] as User;
+    const opening = oneMessage ? words.requests.map((request) => inWords(request, user)).join(' ') : 'I need help.';
+    dialogue.say('user', `Hi. ${words.identity} ${opening}`);
     const identity = identityOf(task.instruction);
     const userId = dialogue.call(identity.tool, identity.arguments);
     dialogue.call('get_user_details', { user_id: userId });
     for (const action of task.actions) {
-      dialogue.say('user', inWords(requestFor(words.requests, action), data.users[task.user_id] as User));
+      if (!oneMessage) dialogue.say('user', inWords(requestFor(words.requests, action), user));
       dialogue.lookUp(action);
       const proposal = proposalOf(data, action);
       dialogue.say('assistant', proposal);
@@ -265,13 +272,18 @@ function print(tallies: Record<Kind, Tally>): void {
 
 if (import.meta.main) {
   const { values } = parseArgs({
-    options: { tasks: { type: 'string' }, pack: { type: 'string' }, out: { type: 'string' } },
+    options: {
+      tasks: { type: 'string' },
+      pack: { type: 'string' },
+      out: { type: 'string' },
+      'one-message': { type: 'boolean' },
+    },
   });
   if (values.tasks === undefined)
     throw new Error('usage: tau-retail-gold-check.ts --tasks <tasks.json> [--pack <dir>] [--out <file>]');
   const tasks = await readTasks(values.tasks);
   const runtime = new GuardRuntime([await loadPack(values.pack ?? 'packs/tau-retail')]);
-  const tallies = await goldCheck(runtime, tasks);
+  const tallies = await goldCheck(runtime, tasks, { oneMessage: values['one-message'] === true });
   await runtime.close();
   print(tallies);
   if (values.out !== undefined) await writeFile(values.out, `${JSON.stringify(tallies, null, 1)}\n`);

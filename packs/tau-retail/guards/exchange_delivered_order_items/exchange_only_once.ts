@@ -22,7 +22,12 @@ export const check: PolicyCheck<ExchangeDeliveredOrderItemsArgs> = async (args, 
   if (first !== undefined) {
     return {
       message: `order ${args.order_id} already had a ${first.call.name} call earlier in this conversation; an order can be exchanged or returned only once`,
-      facts: { order_id: args.order_id, earlierTool: first.call.name, earlierArguments: first.call.arguments, earlierResult: first.result },
+      facts: {
+        order_id: args.order_id,
+        earlierTool: first.call.name,
+        earlierArguments: first.call.arguments,
+        earlierResult: first.result,
+      },
     };
   }
   const order = await lookup(context, 'get_order_details', { order_id: args.order_id });

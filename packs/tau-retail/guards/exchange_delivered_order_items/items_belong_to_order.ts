@@ -33,7 +33,9 @@ export const check: PolicyCheck<ExchangeDeliveredOrderItemsArgs> = async (args, 
   const problems: string[] = [];
   if (notInOrder.length > 0) problems.push(`item(s) ${notInOrder.join(', ')} are not in order ${args.order_id}`);
   for (const extra of tooMany) {
-    problems.push(`item ${extra.item_id} is listed ${extra.requested} times but appears ${extra.inOrder} time(s) in order ${args.order_id}`);
+    problems.push(
+      `item ${extra.item_id} is listed ${extra.requested} times but appears ${extra.inOrder} time(s) in order ${args.order_id}`,
+    );
   }
   return {
     message: `${problems.join('; ')} (the order holds ${orderItemIds.join(', ')}); only items of this order can be exchanged`,

@@ -1,10 +1,6 @@
 /** `exchange_delivered_order_items.new_item_same_product`: For every position i, new_item_ids[i] must be a variant of the same product as item_ids[i] (get_product_details of that item's product_id lists new_item_ids[i]); an item exchanged for an item of another product or product type is not allowed. */
 import type { PolicyCheck } from 'agentguard';
-import type {
-  ExchangeDeliveredOrderItemsArgs,
-  GetOrderDetailsResult,
-  GetProductDetailsResult,
-} from '../../types.ts';
+import type { ExchangeDeliveredOrderItemsArgs, GetOrderDetailsResult, GetProductDetailsResult } from '../../types.ts';
 import { lookup } from '../lib/domain.ts';
 
 interface Mismatch {

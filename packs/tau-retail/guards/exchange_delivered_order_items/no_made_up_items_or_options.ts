@@ -1,8 +1,8 @@
 /** `exchange_delivered_order_items.no_made_up_items_or_options`: The order id, the items to exchange and the new items must come from the user's requests and tool results (get_order_details, get_product_details); the agent must not choose items or new options the user did not ask for. */
 import type { PolicyCheck } from 'agentguard';
 import type { ExchangeDeliveredOrderItemsArgs, GetProductDetailsResult } from '../../types.ts';
-import { lookup } from '../lib/domain.ts';
 import { decide } from '../lib/dialogue.ts';
+import { lookup } from '../lib/domain.ts';
 
 type Options = Readonly<Record<string, string | undefined>>;
 

@@ -1,5 +1,5 @@
 /** `exchange_delivered_order_items.order_belongs_to_authenticated_user`: The order given by order_id (get_order_details) must belong to the authenticated user of this conversation: its user_id equals the user id found during authentication. Exchanging an order of any other user is not allowed. */
-import type { PolicyCheck, PastToolCall } from 'agentguard';
+import type { PastToolCall, PolicyCheck } from 'agentguard';
 import type { ExchangeDeliveredOrderItemsArgs } from '../../types.ts';
 import { lookup } from '../lib/domain.ts';
 
@@ -32,6 +32,11 @@ export const check: PolicyCheck<ExchangeDeliveredOrderItemsArgs> = async (args, 
   if (order.user_id === user) return undefined;
   return {
     message: `order ${args.order_id} belongs to user '${order.user_id}', not to '${user}', the user authenticated in this conversation; only that user's orders can be exchanged`,
-    facts: { order_id: args.order_id, orderUserId: order.user_id, authenticatedUserId: user, authenticatedUserIds: authenticated },
+    facts: {
+      order_id: args.order_id,
+      orderUserId: order.user_id,
+      authenticatedUserId: user,
+      authenticatedUserIds: authenticated,
+    },
   };
 };

@@ -20,7 +20,11 @@ export const check: PolicyCheck<ModifyPendingOrderAddressArgs> = async (args, co
     message: `the shipping address of order ${args.order_id} was already modified earlier in this conversation (call ${first.call.id}); the modify tool can only be called once per order, so it cannot be modified again`,
     facts: {
       order_id: args.order_id,
-      earlierCalls: earlier.map((past) => ({ id: past.call.id, arguments: past.call.arguments, result: past.result ?? null })),
+      earlierCalls: earlier.map((past) => ({
+        id: past.call.id,
+        arguments: past.call.arguments,
+        result: past.result ?? null,
+      })),
     },
   };
 };

@@ -1,5 +1,5 @@
 /** `modify_pending_order_address.order_belongs_to_authenticated_user`: The order given by order_id must belong to the authenticated user: get_order_details(order_id).user_id must equal the user id located during authentication. Orders of any other user must not be modified. */
-import type { PolicyCheck, PastToolCall } from 'agentguard';
+import type { PastToolCall, PolicyCheck } from 'agentguard';
 import type { ModifyPendingOrderAddressArgs } from '../../types.ts';
 import { lookup } from '../lib/domain.ts';
 
@@ -32,6 +32,11 @@ export const check: PolicyCheck<ModifyPendingOrderAddressArgs> = async (args, co
   if (order.user_id === user) return undefined;
   return {
     message: `order ${args.order_id} belongs to user '${order.user_id}', not to '${user}', the user authenticated in this conversation; only that user's orders can be modified`,
-    facts: { order_id: args.order_id, orderUserId: order.user_id, authenticatedUserId: user, authenticatedUserIds: authenticated },
+    facts: {
+      order_id: args.order_id,
+      orderUserId: order.user_id,
+      authenticatedUserId: user,
+      authenticatedUserIds: authenticated,
+    },
   };
 };

@@ -21,7 +21,11 @@ export const check: PolicyCheck<ModifyPendingOrderAddressArgs> = async (args, co
         : `the user was not authenticated before changing the address of order ${args.order_id}: the authentication lookups returned no user id (${lookups.map((past) => `${past.call.name}: ${past.result ?? 'no result'}`).join('; ')}); authenticate the user by email, or by name and zip code, first`,
     facts: {
       order_id: args.order_id,
-      authenticationLookups: lookups.map((past) => ({ tool: past.call.name, arguments: past.call.arguments, result: past.result ?? null })),
+      authenticationLookups: lookups.map((past) => ({
+        tool: past.call.name,
+        arguments: past.call.arguments,
+        result: past.result ?? null,
+      })),
     },
   };
 };

@@ -29,11 +29,18 @@ export const check: PolicyCheck<ModifyPendingOrderItemsArgs> = async (args, cont
       message:
         `Item${notInOrder.length > 1 ? 's' : ''} ${notInOrder.join(', ')} ${notInOrder.length > 1 ? 'are' : 'is'} not in order ` +
         `${args.order_id}, whose items are ${orderItemIds.join(', ')}; only items of this order can be modified.`,
-      facts: { order_id: args.order_id, item_ids: args.item_ids, order_item_ids: orderItemIds, not_in_order: notInOrder },
+      facts: {
+        order_id: args.order_id,
+        item_ids: args.item_ids,
+        order_item_ids: orderItemIds,
+        not_in_order: notInOrder,
+      },
     };
   }
   if (tooMany.length > 0) {
-    const described = tooMany.map((entry) => `${entry.item_id} ${entry.requested} times (the order has ${entry.in_order})`);
+    const described = tooMany.map(
+      (entry) => `${entry.item_id} ${entry.requested} times (the order has ${entry.in_order})`,
+    );
     return {
       message:
         `item_ids lists ${described.join(', ')} for order ${args.order_id}; an item can be modified at most as many times ` +

@@ -30,7 +30,13 @@ export const check: PolicyCheck<ModifyPendingOrderItemsArgs> = async (args, cont
         message:
           `New item ${newItemId} (for item ${itemId}) is not a variant of ${product.name} (product ${productId}) ` +
           `in get_product_details, so it is not available; choose an available option of that product.`,
-        facts: { order_id: args.order_id, item_id: itemId, new_item_id: newItemId, product_id: productId, variant_found: false },
+        facts: {
+          order_id: args.order_id,
+          item_id: itemId,
+          new_item_id: newItemId,
+          product_id: productId,
+          variant_found: false,
+        },
       };
     }
     if (!variant.available) {
@@ -38,7 +44,13 @@ export const check: PolicyCheck<ModifyPendingOrderItemsArgs> = async (args, cont
         message:
           `New item ${newItemId} (${product.name}, for item ${itemId}) is not available (available: false); ` +
           `tell the user and offer the available options of ${product.name}.`,
-        facts: { order_id: args.order_id, item_id: itemId, new_item_id: newItemId, product_id: productId, available: false },
+        facts: {
+          order_id: args.order_id,
+          item_id: itemId,
+          new_item_id: newItemId,
+          product_id: productId,
+          available: false,
+        },
       };
     }
   }

@@ -1,8 +1,8 @@
 /** `modify_pending_order_items.no_made_up_information`: The order id, the items to modify and the new items must come from the user's requests and tool results (get_order_details, get_product_details); the agent must not pick new options the user did not ask for. */
 import type { Fact, PolicyCheck } from 'agentguard';
 import type { GetProductDetailsResult, ModifyPendingOrderItemsArgs } from '../../types.ts';
-import { domain } from '../lib/domain-description.ts';
 import { lookup } from '../lib/domain.ts';
+import { domain } from '../lib/domain-description.ts';
 
 interface Claim {
   /** What the call takes from the user, for the agent. */
@@ -21,7 +21,12 @@ export const check: PolicyCheck<ModifyPendingOrderItemsArgs> = async (args, cont
   });
 
   const order = await lookup(context, 'get_order_details', { order_id: args.order_id });
-  const orderItems: { item_id: string; product_id: string; name: string; options: Readonly<Record<string, string | undefined>> }[] = [];
+  const orderItems: {
+    item_id: string;
+    product_id: string;
+    name: string;
+    options: Readonly<Record<string, string | undefined>>;
+  }[] = [];
   for (const item of order.items) {
     orderItems.push({ item_id: item.item_id, product_id: item.product_id, name: item.name, options: item.options });
   }
@@ -71,7 +76,11 @@ export const check: PolicyCheck<ModifyPendingOrderItemsArgs> = async (args, cont
     order_id: args.order_id,
     item_ids: args.item_ids,
     new_item_ids: args.new_item_ids,
-    notFromUser: failing.map((claim) => ({ what: claim.what, answer: claim.fact.answer, evidence: claim.fact.evidence })),
+    notFromUser: failing.map((claim) => ({
+      what: claim.what,
+      answer: claim.fact.answer,
+      evidence: claim.fact.evidence,
+    })),
   };
   if (failing.some((claim) => claim.fact.answer === 'no')) return { message, facts };
   return { message, facts, ask: `Did the user ask for ${listed}?` };

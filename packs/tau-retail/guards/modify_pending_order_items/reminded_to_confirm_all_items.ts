@@ -51,14 +51,22 @@ export const check: PolicyCheck<ModifyPendingOrderItemsArgs> = async (args, cont
   // A reminder and answer given before an earlier item modification belong to that modification, not to this one.
   const earlier = conversation
     .toolCalls()
-    .filter((past) => past.call.name === 'modify_pending_order_items' && !(past.result ?? '').trimStart().startsWith('Error'));
+    .filter(
+      (past) => past.call.name === 'modify_pending_order_items' && !(past.result ?? '').trimStart().startsWith('Error'),
+    );
   const since = earlier.reduce((top, past) => Math.max(top, past.messageIndex), -1);
 
   const asked = conversation.askedAbout(reminder);
   if (asked.answer !== 'yes' || (since >= 0 && latest(asked) <= since)) {
     return {
       message: `before modifying the items of order ${args.order_id}, the agent must remind the user that items can be modified only once and ask them to confirm they have given all the items to modify; no such reminder was given${since >= 0 ? ' since the last item modification' : ''}`,
-      facts: { order_id: args.order_id, item_ids: args.item_ids, asked: asked.answer, evidence: asked.evidence, lastModificationMessage: since },
+      facts: {
+        order_id: args.order_id,
+        item_ids: args.item_ids,
+        asked: asked.answer,
+        evidence: asked.evidence,
+        lastModificationMessage: since,
+      },
     };
   }
 
@@ -79,5 +87,8 @@ export const check: PolicyCheck<ModifyPendingOrderItemsArgs> = async (args, cont
     question: `Did the user confirm that ${args.item_ids.join(', ')} are all the items they want to modify in order ${args.order_id}?`,
   });
   if (finding === undefined) return undefined;
-  return { ...finding, facts: { ...finding.facts, order_id: args.order_id, item_ids: args.item_ids, chosen: confirmed.value ?? null } };
+  return {
+    ...finding,
+    facts: { ...finding.facts, order_id: args.order_id, item_ids: args.item_ids, chosen: confirmed.value ?? null },
+  };
 };

@@ -31,7 +31,13 @@ export const check: PolicyCheck<ModifyPendingOrderItemsArgs> = async (args, cont
       products.set(productId, product);
     }
     if (product.variants[newItemId] === undefined) {
-      mismatches.push({ position, item_id: itemId, new_item_id: newItemId, product_id: productId, product_name: product.name });
+      mismatches.push({
+        position,
+        item_id: itemId,
+        new_item_id: newItemId,
+        product_id: productId,
+        product_name: product.name,
+      });
     }
   }
   if (mismatches.length === 0) return undefined;

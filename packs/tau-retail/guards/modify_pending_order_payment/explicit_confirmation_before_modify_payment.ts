@@ -30,16 +30,13 @@ export const check: PolicyCheck<ModifyPendingOrderPaymentArgs> = async (args, co
   for (const kind of paymentKinds) {
     if (args.payment_method_id.startsWith(kind.prefix)) names.push(...kind.names);
   }
-  const finding = decide(
-    context.conversation.agreed({ tool: 'modify_pending_order_payment', names, sameTarget }),
-    {
-      need:
-        `the payment change the user confirmed does not name the new payment method ${args.payment_method_id}; ` +
-        `list the order id, the original and the new payment method and the refund, and ask for a yes first`,
-      question: `Did the user explicitly confirm paying order ${args.order_id} with ${args.payment_method_id}?`,
-      missingDenies: true,
-    },
-  );
+  const finding = decide(context.conversation.agreed({ tool: 'modify_pending_order_payment', names, sameTarget }), {
+    need:
+      `the payment change the user confirmed does not name the new payment method ${args.payment_method_id}; ` +
+      `list the order id, the original and the new payment method and the refund, and ask for a yes first`,
+    question: `Did the user explicitly confirm paying order ${args.order_id} with ${args.payment_method_id}?`,
+    missingDenies: true,
+  });
   if (finding !== undefined) {
     return { ...finding, facts: { ...finding.facts, ...decided } };
   }

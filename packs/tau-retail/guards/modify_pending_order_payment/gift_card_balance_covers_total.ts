@@ -31,7 +31,12 @@ export const check: PolicyCheck<ModifyPendingOrderPaymentArgs> = async (args, co
   if (giftCard === undefined || giftCard.balance === undefined) {
     return {
       message: `Gift card ${args.payment_method_id} with a balance is not in the profile of user ${order.user_id}, so it cannot be shown to cover the order total of $${total}.`,
-      facts: { order_id: args.order_id, user_id: order.user_id, payment_method_id: args.payment_method_id, order_total: total },
+      facts: {
+        order_id: args.order_id,
+        user_id: order.user_id,
+        payment_method_id: args.payment_method_id,
+        order_total: total,
+      },
     };
   }
 

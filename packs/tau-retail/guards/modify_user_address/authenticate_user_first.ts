@@ -21,7 +21,11 @@ export const check: PolicyCheck<ModifyUserAddressArgs> = async (args, context) =
         : `the user was not authenticated before changing the default address of user ${args.user_id}: the authentication lookups returned no user id (${lookups.map((past) => `${past.call.name}: ${past.result ?? 'no result'}`).join('; ')}); authenticate the user by email, or by name and zip code, first`,
     facts: {
       user_id: args.user_id,
-      authenticationLookups: lookups.map((past) => ({ tool: past.call.name, arguments: past.call.arguments, result: past.result ?? null })),
+      authenticationLookups: lookups.map((past) => ({
+        tool: past.call.name,
+        arguments: past.call.arguments,
+        result: past.result ?? null,
+      })),
     },
   };
 };

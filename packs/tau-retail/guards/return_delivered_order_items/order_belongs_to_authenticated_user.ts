@@ -1,6 +1,6 @@
 /** `return_delivered_order_items.order_belongs_to_authenticated_user`: The order given by order_id must belong to the authenticated user: get_order_details(order_id).user_id must equal the user id located during authentication. Returns for orders of any other user are not allowed. */
 import type { PolicyCheck } from 'agentguard';
-import type { ReturnDeliveredOrderItemsArgs, GetOrderDetailsResult } from '../../types.ts';
+import type { GetOrderDetailsResult, ReturnDeliveredOrderItemsArgs } from '../../types.ts';
 import { lookup } from '../lib/domain.ts';
 
 /** The user id a find_user_id_by_email / find_user_id_by_name_zip result names, or undefined for an error or no result. */

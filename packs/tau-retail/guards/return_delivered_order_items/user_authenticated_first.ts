@@ -13,9 +13,7 @@ function locatedUserId(past: PastToolCall): string | undefined {
 }
 
 export const check: PolicyCheck<ReturnDeliveredOrderItemsArgs> = async (args, context) => {
-  const attempts = context.conversation
-    .toolCalls()
-    .filter((past) => authenticationLookups.has(past.call.name));
+  const attempts = context.conversation.toolCalls().filter((past) => authenticationLookups.has(past.call.name));
   for (const past of attempts) {
     if (locatedUserId(past) !== undefined) return undefined;
   }

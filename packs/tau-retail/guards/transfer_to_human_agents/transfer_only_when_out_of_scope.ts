@@ -33,7 +33,14 @@ const outOfScope: Readonly<Record<string, readonly string[]>> = {
     'coupon',
     'price match',
   ],
-  'place a new order': ['place a new order', 'place an order', 'new order for', 'buy a new', 'purchase a new', 'order a new'],
+  'place a new order': [
+    'place a new order',
+    'place an order',
+    'new order for',
+    'buy a new',
+    'purchase a new',
+    'order a new',
+  ],
 };
 
 /** Requests the agent's own actions (or read-only lookups) handle, each with phrases a user asks them with. */

@@ -1,6 +1,7 @@
 /** `exchange_delivered_order_items.remind_all_items_collected`: Before the call, the agent must have reminded the user to confirm that they have provided all items to be exchanged, the user must have confirmed this, and item_ids must contain all the items the user asked to exchange in this order (since the last change carried out in the conversation) in one list. */
-import type { Conversation, Fact, PolicyCheck } from 'agentguard';
+import type { Fact, PolicyCheck } from 'agentguard';
 import type { ExchangeDeliveredOrderItemsArgs } from '../../types.ts';
+import { afterLastChange } from '../lib/changes.ts';
 import { decide } from '../lib/dialogue.ts';
 import { lookup } from '../lib/domain.ts';
 import { domain } from '../lib/domain-description.ts';
@@ -21,30 +22,6 @@ const reminderWords: readonly string[] = [
   'only items',
   'everything you want to exchange',
 ];
-
-/** The tools that change an order or the profile. */
-const changes: ReadonlySet<string> = new Set([
-  'cancel_pending_order',
-  'exchange_delivered_order_items',
-  'modify_pending_order_address',
-  'modify_pending_order_items',
-  'modify_pending_order_payment',
-  'modify_user_address',
-  'return_delivered_order_items',
-]);
-
-/**
- * The index of the first message after the last change that succeeded (0 when none did): what the user said before
- * it was about a request already carried out, which may name the same product in another order.
- */
-function afterLastChange(conversation: Conversation): number {
-  let start = 0;
-  for (const past of conversation.toolCalls()) {
-    const succeeded = past.result !== undefined && !past.result.trimStart().startsWith('Error');
-    if (changes.has(past.call.name) && succeeded) start = past.messageIndex + 1;
-  }
-  return start;
-}
 
 /** Whether a fact is a yes that the user's words since `start` decide. */
 function saidSince(fact: Fact, start: number): boolean {

@@ -3,9 +3,11 @@
  * `guards/lib/dialogue.ts`: every check that depends on what the user said asks the conversation's questions
  * (`agreed`, `stated`, `chose`, `reasonGiven`, `askedAbout`) and decides with these, instead of matching message text
  * itself. A yes lets the check go on, a no denies with what decided it, and unsure asks the person, unless the policy
- * says a missing fact must deny.
+ * says a missing fact must deny. This pack's copy, changed in review: `unconfirmed` does not take a yes that another
+ * change has acted on since for a call its listing did not name.
  */
 import type { Fact, GuardContext, PolicyFinding } from 'agentguard';
+import { afterLastChange } from './changes.ts';
 
 /** How a check decides on a fact that is not a yes. */
 export interface FactDecision {
@@ -54,8 +56,9 @@ export interface ConfirmedAction {
 /**
  * Checks that the user explicitly confirmed this call before it runs (see `Conversation.agreed`): a clear yes to the
  * agent's request that names the action or one of its details, not used by an earlier successful call of the same
- * tool on the same target. A policy that asks for explicit confirmation denies whatever is not a yes: the agent must
- * list the details and ask.
+ * tool on the same target, nor, when another change has been carried out since, given to a listing that does not name
+ * this call's details. A policy that asks for explicit confirmation denies whatever is not a yes: the agent must list
+ * the details and ask.
  *
  * @example
  * ```ts
@@ -69,12 +72,24 @@ export function unconfirmed(
   { action, details }: ConfirmedAction,
   sameTarget: (earlierArguments: Record<string, unknown>) => boolean,
 ): PolicyFinding | undefined {
-  return decide(
-    context.conversation.agreed({ tool, names: details.filter((detail) => detail !== ''), action, sameTarget }),
-    {
-      need: 'the user has not explicitly confirmed this action; list the action details and ask for a yes first',
-      question: 'Did the user explicitly confirm this action?',
-      missingDenies: true,
-    },
-  );
+  const names = details.filter((detail) => detail !== '');
+  const agreement = context.conversation.agreed({ tool, names, action, sameTarget });
+  const finding = decide(agreement, {
+    need: 'the user has not explicitly confirmed this action; list the action details and ask for a yes first',
+    question: 'Did the user explicitly confirm this action?',
+    missingDenies: true,
+  });
+  if (finding !== undefined) return finding;
+  // A yes that a change (of any tool, on any order) has acted on since confirms a later call only when the listing it
+  // answered names this call's details: "cancel #W1?" - "yes" does not confirm cancelling #W2 after #W1 is cancelled.
+  const yes = agreement.replies[0] ?? 0;
+  if (afterLastChange(context.conversation) <= yes) return undefined;
+  const listing = context.conversation.messages[agreement.proposals[0] ?? -1];
+  const listed = listing?.role === 'assistant' ? listing.text.toLowerCase() : '';
+  if (names.some((name) => listed.includes(name.toLowerCase()))) return undefined;
+  return {
+    message:
+      "the user's last yes was for an earlier change, already carried out; list this action's details and ask for a yes first",
+    facts: { answer: agreement.answer, evidence: agreement.evidence },
+  };
 }

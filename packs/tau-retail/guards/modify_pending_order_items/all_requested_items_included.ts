@@ -1,6 +1,7 @@
 /** `modify_pending_order_items.all_requested_items_included`: item_ids must contain every item of this order that the user asked to modify since the last change carried out in the conversation: all items to be changed must be collected into this single call, none left out for a later call. */
-import type { Conversation, Fact, PolicyCheck, PolicyFinding } from 'agentguard';
+import type { Fact, PolicyCheck, PolicyFinding } from 'agentguard';
 import type { ModifyPendingOrderItemsArgs } from '../../types.ts';
+import { afterLastChange } from '../lib/changes.ts';
 import { lookup } from '../lib/domain.ts';
 import { domain } from '../lib/domain-description.ts';
 
@@ -18,30 +19,6 @@ const everyCopyPhrases: readonly string[] = [
   'two of them',
   'the two',
 ];
-
-/** The tools that change an order or the profile. */
-const changes: ReadonlySet<string> = new Set([
-  'cancel_pending_order',
-  'exchange_delivered_order_items',
-  'modify_pending_order_address',
-  'modify_pending_order_items',
-  'modify_pending_order_payment',
-  'modify_user_address',
-  'return_delivered_order_items',
-]);
-
-/**
- * The index of the first message after the last change that succeeded (0 when none did): what the user said before
- * it was about a request already carried out, which may name the same product in another order.
- */
-function afterLastChange(conversation: Conversation): number {
-  let start = 0;
-  for (const past of conversation.toolCalls()) {
-    const succeeded = past.result !== undefined && !past.result.trimStart().startsWith('Error');
-    if (changes.has(past.call.name) && succeeded) start = past.messageIndex + 1;
-  }
-  return start;
-}
 
 /** Whether a fact is a yes that the user's words since `start` decide. */
 function saidSince(fact: Fact, start: number): boolean {

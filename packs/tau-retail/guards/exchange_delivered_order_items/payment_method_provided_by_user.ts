@@ -4,6 +4,7 @@ import type { ExchangeDeliveredOrderItemsArgs, GetOrderDetailsResult, GetUserDet
 import { decide } from '../lib/dialogue.ts';
 import { lookup } from '../lib/domain.ts';
 import { domain } from '../lib/domain-description.ts';
+import { chosenAmongOthers } from '../lib/payment.ts';
 
 type PaymentMethodRecord = NonNullable<GetUserDetailsResult['payment_methods'][string]>;
 
@@ -28,6 +29,20 @@ export const check: PolicyCheck<ExchangeDeliveredOrderItemsArgs> = async (args, 
   };
   const fact = context.conversation.stated(request, domain);
 
+  if (fact.answer === 'yes') return undefined;
+  // Their words named this method among others (one per request) and they said yes to the listing of this call.
+  const method = records.find((record) => record.id === args.payment_method_id);
+  if (
+    method !== undefined &&
+    chosenAmongOthers(
+      context,
+      'exchange_delivered_order_items',
+      args.order_id,
+      method,
+      originalPayment?.payment_method_id,
+    )
+  )
+    return undefined;
   const finding = decide(fact, {
     need: `the user must provide the payment method used to pay or receive the refund of the price difference, but did not provide ${args.payment_method_id}; ask the user which payment method to use`,
     question: `Did the user choose ${args.payment_method_id} to pay or receive the refund of the price difference for order ${args.order_id}?`,

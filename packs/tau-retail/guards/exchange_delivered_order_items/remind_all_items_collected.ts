@@ -1,7 +1,7 @@
 /** `exchange_delivered_order_items.remind_all_items_collected`: Before the call, the agent must have reminded the user to confirm that they have provided all items to be exchanged, the user must have confirmed this, and item_ids must contain all the items the user asked to exchange in this order (since the last change carried out in the conversation) in one list. */
-import type { Fact, PolicyCheck } from 'agentguard';
+import type { PolicyCheck } from 'agentguard';
 import type { ExchangeDeliveredOrderItemsArgs } from '../../types.ts';
-import { afterLastChange } from '../lib/changes.ts';
+import { afterLastChange, saidSince } from '../lib/changes.ts';
 import { decide } from '../lib/dialogue.ts';
 import { lookup } from '../lib/domain.ts';
 import { domain } from '../lib/domain-description.ts';
@@ -22,11 +22,6 @@ const reminderWords: readonly string[] = [
   'only items',
   'everything you want to exchange',
 ];
-
-/** Whether a fact is a yes that the user's words since `start` decide. */
-function saidSince(fact: Fact, start: number): boolean {
-  return fact.answer === 'yes' && fact.evidence.some((evidence) => evidence.message >= start);
-}
 
 export const check: PolicyCheck<ExchangeDeliveredOrderItemsArgs> = async (args, context) => {
   const conversation = context.conversation;

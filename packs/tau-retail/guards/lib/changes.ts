@@ -2,7 +2,7 @@
  * The retail tools that change an order or the profile, and where the conversation since the last change carried out
  * starts: what was said before it was about a request already done. Written in review.
  */
-import type { Conversation } from 'agentguard';
+import type { Conversation, Fact } from 'agentguard';
 
 /** The tools that change an order or the user's profile. */
 export const changeTools: ReadonlySet<string> = new Set([
@@ -30,4 +30,9 @@ export function afterLastChange(conversation: Conversation): number {
     if (changeTools.has(past.call.name) && succeeded) start = past.messageIndex + 1;
   }
   return start;
+}
+
+/** Whether a fact is a yes that the user's words from message `start` on decide (see `afterLastChange`). */
+export function saidSince(fact: Fact, start: number): boolean {
+  return fact.answer === 'yes' && fact.evidence.some((evidence) => evidence.message >= start);
 }

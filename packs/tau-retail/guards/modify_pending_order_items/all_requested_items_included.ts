@@ -1,7 +1,7 @@
 /** `modify_pending_order_items.all_requested_items_included`: item_ids must contain every item of this order that the user asked to modify since the last change carried out in the conversation: all items to be changed must be collected into this single call, none left out for a later call. */
-import type { Fact, PolicyCheck, PolicyFinding } from 'agentguard';
+import type { PolicyCheck, PolicyFinding } from 'agentguard';
 import type { ModifyPendingOrderItemsArgs } from '../../types.ts';
-import { afterLastChange } from '../lib/changes.ts';
+import { afterLastChange, saidSince } from '../lib/changes.ts';
 import { lookup } from '../lib/domain.ts';
 import { domain } from '../lib/domain-description.ts';
 
@@ -19,11 +19,6 @@ const everyCopyPhrases: readonly string[] = [
   'two of them',
   'the two',
 ];
-
-/** Whether a fact is a yes that the user's words since `start` decide. */
-function saidSince(fact: Fact, start: number): boolean {
-  return fact.answer === 'yes' && fact.evidence.some((evidence) => evidence.message >= start);
-}
 
 interface OrderProduct {
   product_id: string;

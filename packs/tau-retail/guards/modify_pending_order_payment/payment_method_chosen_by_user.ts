@@ -4,6 +4,7 @@ import type { ModifyPendingOrderPaymentArgs } from '../../types.ts';
 import { decide } from '../lib/dialogue.ts';
 import { lookup } from '../lib/domain.ts';
 import { domain } from '../lib/domain-description.ts';
+import { chosenAmongOthers } from '../lib/payment.ts';
 
 export const check: PolicyCheck<ModifyPendingOrderPaymentArgs> = async (args, context) => {
   const order = await lookup(context, 'get_order_details', { order_id: args.order_id });
@@ -19,6 +20,14 @@ export const check: PolicyCheck<ModifyPendingOrderPaymentArgs> = async (args, co
     },
     domain,
   );
+  if (fact.answer === 'yes') return undefined;
+  // Their words named this method among others (one per request) and they said yes to the listing of this call.
+  const method = records.find((record) => record.id === args.payment_method_id);
+  if (
+    method !== undefined &&
+    chosenAmongOthers(context, 'modify_pending_order_payment', args.order_id, method, original)
+  )
+    return undefined;
   const finding = decide(fact, {
     need: `the user must choose the new payment method of order ${args.order_id} themselves; the call uses ${args.payment_method_id}, which the user did not choose`,
     question: `Did the user choose ${args.payment_method_id} as the new payment method of order ${args.order_id}?`,

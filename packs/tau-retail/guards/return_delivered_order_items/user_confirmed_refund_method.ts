@@ -4,17 +4,9 @@ import type { ReturnDeliveredOrderItemsArgs } from '../../types.ts';
 import { decide } from '../lib/dialogue.ts';
 import { lookup } from '../lib/domain.ts';
 import { domain } from '../lib/domain-description.ts';
+import { chosenAmongOthers } from '../lib/payment.ts';
 
 export const check: PolicyCheck<ReturnDeliveredOrderItemsArgs> = async (args, context) => {
-  // The policy asks the user to confirm the refund's payment method: a yes to the agent's listing of this return that
-  // names it does, even where the user's own words named several methods (one for each request).
-  const confirmed = context.conversation.agreed({
-    tool: 'return_delivered_order_items',
-    names: [args.payment_method_id],
-    sameTarget: (earlier) => earlier['order_id'] === args.order_id,
-  });
-  if (confirmed.answer === 'yes') return undefined;
-
   const order = await lookup(context, 'get_order_details', { order_id: args.order_id });
   const user = await lookup(context, 'get_user_details', { user_id: order.user_id });
 
@@ -30,6 +22,15 @@ export const check: PolicyCheck<ReturnDeliveredOrderItemsArgs> = async (args, co
     { value: args.payment_method_id, kind: 'payment_method', records, roles },
     domain,
   );
+  if (fact.answer === 'yes') return undefined;
+  // Their words named this method among others (one per request) and they said yes to the listing of this return.
+  const method = Object.values(user.payment_methods).find((record) => record?.id === args.payment_method_id);
+  if (
+    method !== undefined &&
+    chosenAmongOthers(context, 'return_delivered_order_items', args.order_id, method, original)
+  ) {
+    return undefined;
+  }
   const finding = decide(fact, {
     need: `the user must choose where the refund goes; the call refunds to ${args.payment_method_id}, which the user did not confirm`,
     question: `Did the user confirm that the refund for order ${args.order_id} should go to ${args.payment_method_id}?`,

@@ -10,7 +10,7 @@ import { buildOptions, modelRecordingFile, packDir, recordingFile } from './tau-
 
 /** Runs the build from `recording` into `out`; returns the paths where it differs from the committed pack. */
 export async function rebuildTauRetail(out: string, recording = recordingFile): Promise<string[]> {
-  return rebuildFromRecording(buildOptions(out), recording, packDir);
+  return rebuildFromRecording(buildOptions(out, { reviewed: recording !== modelRecordingFile }), recording, packDir);
 }
 
 if (import.meta.main) {

@@ -21,11 +21,16 @@ export const modelRecordingFile = fileURLToPath(new URL('../packs/tau-retail.mod
 export const samplesFile = fileURLToPath(new URL('../packs/tau-retail.samples.json', import.meta.url));
 const dataDir = fileURLToPath(new URL('../data/tau-retail/', import.meta.url));
 
-/** The options of `agentguard compile build` for this pack, writing to `out` (the model aside). */
-export function buildOptions(out: string) {
+/**
+ * The options of `agentguard compile build` for this pack, writing to `out` (the model aside). The reviewed build takes
+ * the pack's reviewed helpers (`guards/lib`: its domain description, the cancellation reasons); the model's build, as
+ * it was made, took agentguard's drafts (`{ reviewed: false }`).
+ */
+export function buildOptions(out: string, { reviewed = true }: { reviewed?: boolean } = {}) {
   return {
     policy: join(dataDir, 'wiki.md'),
     tools: join(dataDir, 'tools.json'),
+    ...(reviewed ? { helpers: join(packDir, 'guards', 'lib') } : {}),
     readOnly: [...RetailTools.lookups, 'think'].join(','),
     samples: samplesFile,
     domain: 'tau-retail',

@@ -1,0 +1,108 @@
+/** `exchange_delivered_order_items.remind_all_items_collected`: Before the call, the agent must have reminded the user to confirm that they have provided all items to be exchanged, the user must have confirmed this, and item_ids must contain all the items the user asked to exchange in this order (since the last change carried out in the conversation) in one list. */
+import type { PolicyCheck } from 'agentguard';
+import type { ExchangeDeliveredOrderItemsArgs } from '../../types.ts';
+import { afterLastChange, saidSince } from '../lib/changes.ts';
+import { decide } from '../lib/dialogue.ts';
+import { lookup } from '../lib/domain.ts';
+import { domain } from '../lib/domain-description.ts';
+
+/** Words with which the agent reminds the user to confirm the list of items is complete. */
+const reminderWords: readonly string[] = [
+  'all the items',
+  'all items',
+  'all of the items',
+  'all items you want',
+  'provided all',
+  'told me all',
+  'anything else',
+  'any other item',
+  'any other items',
+  'other items',
+  'only item',
+  'only items',
+  'everything you want to exchange',
+];
+
+export const check: PolicyCheck<ExchangeDeliveredOrderItemsArgs> = async (args, context) => {
+  const conversation = context.conversation;
+
+  // 1. The agent must have reminded the user to confirm they provided all items to exchange.
+  const reminded = decide(conversation.askedAbout(reminderWords), {
+    need: 'remind the user to confirm they have provided all items to be exchanged (an order can be exchanged only once)',
+    question: 'Did the agent remind the user to confirm all items to be exchanged were provided?',
+    missingDenies: true,
+  });
+  if (reminded !== undefined) return reminded;
+
+  // 2. The user must have confirmed the list is complete.
+  const complete = decide(
+    conversation.chose({
+      about: reminderWords,
+      options: {
+        complete: [
+          "that's all",
+          'that is all',
+          "that's everything",
+          'that is everything',
+          'nothing else',
+          'no other item',
+          'no other items',
+          'just the',
+          'just that',
+          'only the',
+          'only that',
+          'only those',
+          'all of them',
+          'those are all',
+        ],
+        more: [
+          'not sure',
+          'let me think',
+          'another item',
+          'one more',
+          'something else',
+          'also want',
+          'i also',
+          'wait',
+          'not yet',
+        ],
+      },
+      value: 'complete',
+      onYes: 'complete',
+    }),
+    {
+      need: 'the user must confirm they have provided all items to be exchanged before the exchange',
+      question: 'Did the user confirm they have listed all the items they want to exchange in this order?',
+    },
+  );
+  if (complete !== undefined) return complete;
+
+  // 3. Every item of the order the user asked to exchange since the last change must be in item_ids, in this one call.
+  const start = afterLastChange(conversation);
+  const order = await lookup(context, 'get_order_details', { order_id: args.order_id });
+  const calledItemIds = new Set(args.item_ids);
+  const calledProductIds = new Set<string>();
+  const records: Record<string, unknown>[] = [];
+  for (const item of order.items) {
+    records.push({ product_id: item.product_id, name: item.name, item_id: item.item_id });
+    if (calledItemIds.has(item.item_id)) calledProductIds.add(item.product_id);
+  }
+  const left: { item_id: string; name: string }[] = [];
+  const checkedProducts = new Set<string>();
+  for (const item of order.items) {
+    if (calledProductIds.has(item.product_id) || checkedProducts.has(item.product_id)) continue;
+    checkedProducts.add(item.product_id);
+    const named = conversation.stated({ value: item.product_id, kind: 'item', records }, domain);
+    if (saidSince(named, start)) left.push({ item_id: item.item_id, name: item.name });
+  }
+  if (left.length > 0) {
+    const names = left.map((item) => `${item.name} (${item.item_id})`).join(', ');
+    return {
+      message:
+        `The user asked to exchange ${names} in order ${args.order_id}, but item_ids ${JSON.stringify(args.item_ids)} ` +
+        `leave it out; an order can be exchanged only once, so collect all items the user wants to exchange into one call.`,
+      facts: { order_id: args.order_id, item_ids: args.item_ids, items_asked_but_missing: left },
+    };
+  }
+  return undefined;
+};

@@ -57,8 +57,21 @@ describe('Conversation.requested', () => {
     });
   });
 
-  it('answers no to a no to the agent offer', () => {
-    assert.equal(read(agent('Would you like a voucher?'), user('No, thanks.')).answer, 'no');
+  it('answers no when the user declines the agent offer, even after asking', () => {
+    assert.deepEqual(read(user('Can I get a voucher?'), agent('Would you like a $20 voucher?'), user('No, thanks.')), {
+      answer: 'no',
+      evidence: [{ message: 2, words: ['no'] }],
+      reason: 'the user refused refund',
+    });
+  });
+
+  it('takes a question that makes the yes wait for no refusal', () => {
+    const fact = read(
+      user('Can I get a voucher?'),
+      agent('Would you like a $20 voucher?'),
+      user('Sounds good, but how many passengers were on it?'),
+    );
+    assert.equal(fact.answer, 'yes');
   });
 
   it('answers unsure when the user asks only after the agent raised it', () => {

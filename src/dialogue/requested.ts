@@ -22,6 +22,10 @@ const refusedBefore = new RegExp(
 /** Words right after the matter, in its clause, that refuse it: "compensation isn't necessary". */
 const refusedAfter = /^(\s+\S+){0,2}?\s+(isn't|is not|aren't|are not|not)\s+(needed|necessary|required|wanted)\b/u;
 
+/** A reply that declines the agent's offer outright ("No, thanks"), not one that only makes a yes wait. */
+const declinedOffer =
+  /^(no(?! (problem|worries|doubt))|nope|nah|not (really|interested|now)|i'd rather not|i would rather not)\b/u;
+
 /** Words of a clause that ask for the matter rather than only mention it. */
 const asking =
   /\?|\b(want|wanted|wants|like|looking for|hoping|hope|expect|expecting|ask|asking|request|requesting|need|get|receive|give|offer|deserve|entitled|claim|seek|seeking|discuss|consider|possible|possibility|any chance|is there|are there|please|how about|what about|could|can|would|will|should|prefer)\b/u;
@@ -48,7 +52,8 @@ function stanceOf(text: string, about: readonly string[]): Stance | undefined {
       const clause = clauseAround(text, at, at + word.length);
       const refusal = refusedBefore.exec(clause.before) ?? refusedAfter.exec(clause.after);
       if (refusal !== null) return { stance: 'refuses', words: [`${refusal[0].trim()} ${word}`.trim()] };
-      if (asks.length === 0 && asking.test(clause.whole)) asks = [clause.whole.replace(/^[\s,;]+|[\s,;]+$/gu, '')];
+      if (asks.length === 0 && asking.test(clause.whole))
+        asks = [clause.whole.replace(/^[\s,;.!?]+|[\s,;.!?]+$/gu, '')];
     }
   }
   return asks.length > 0 ? { stance: 'asks', words: asks } : { stance: 'mentions', words: [...words] };
@@ -91,11 +96,12 @@ export function userRequested(transcript: Transcript, about: readonly string[]):
     else if (stance?.stance === 'asks') {
       refused = undefined;
       asked ??= { evidence: { message: index, words: stance.words }, prompted: raised !== undefined };
-    } else if (stance === undefined && raised !== undefined) {
-      const offer = proposalBefore(transcript, index);
+    } else if (stance === undefined) {
+      const offered = named(said(transcript.messages[proposalBefore(transcript, index)]), about).length > 0;
       const reply = transcript.answerAt(index);
-      if (reply?.answer === 'no' && named(said(transcript.messages[offer]), about).length > 0)
-        refused = { message: index, words: reply.words };
+      const declined = declinedOffer.exec(said(message));
+      if (offered && reply?.answer === 'no' && declined !== null) refused = { message: index, words: [declined[0]] };
+      else if (offered && reply?.answer === 'yes') refused = undefined;
     }
   }
   if (refused !== undefined) return { answer: 'no', evidence: [refused], reason: `the user refused ${matter}` };

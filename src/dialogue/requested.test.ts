@@ -29,6 +29,7 @@ describe('Conversation.requested', () => {
   it('answers no to a refusal of it, wherever it stands', () => {
     for (const text of [
       "I don't want a voucher, just send the right size.",
+      'I don\u2019t want a voucher.',
       'No refund needed, just replace it.',
       "I'm not asking for compensation, I only want my parcel.",
       'A refund is not necessary.',
@@ -86,6 +87,15 @@ describe('Conversation.requested', () => {
   it('answers no to a complaint that names nothing asked for, and reads no tool result', () => {
     const fact = read(tool('{"policy": "refund within 30 days"}'), user('This is unacceptable, it broke in a day.'));
     assert.deepEqual(fact, { answer: 'no', evidence: [], reason: 'no message asks for refund' });
+  });
+
+  it('answers unsure when the user names it first without asking, even if the agent offers it then', () => {
+    const fact = read(user('A refund for the broken copy.'), agent('Would you like a refund?'), user('Yes'));
+    assert.deepEqual(fact, {
+      answer: 'unsure',
+      evidence: [{ message: 0, words: ['refund'] }],
+      reason: 'the user named refund without asking for it',
+    });
   });
 
   it('keeps the user ask when the agent speaks of it afterwards', () => {

@@ -72,7 +72,8 @@ function stanceOf(text: string, about: readonly string[]): Stance | undefined {
  * - `no` when no message names it at all: a complaint alone is not a request, and the conversation is all there is to
  *   know (the domain's words must cover how its users ask);
  * - `unsure` when the user asked for it only after the agent raised it: whether the user asked or took up the offer
- *   in other words is for a person to tell.
+ *   in other words is for a person to tell; and when the user named it first without words that ask ("Compensation
+ *   for my delayed flight.").
  *
  * @example
  * ```ts
@@ -82,12 +83,14 @@ function stanceOf(text: string, about: readonly string[]): Stance | undefined {
 export function userRequested(transcript: Transcript, about: readonly string[]): Fact {
   const matter = about[0] ?? 'it';
   let raised: Evidence | undefined;
+  let mentioned: Evidence | undefined;
   let asked: { evidence: Evidence; prompted: boolean } | undefined;
   let refused: Evidence | undefined;
   for (const [index, message] of transcript.messages.entries()) {
     if (message.role === 'assistant') {
       const words = named(said(message), about);
-      if (raised === undefined && asked === undefined && words.length > 0) raised = { message: index, words };
+      const userFirst = asked !== undefined || mentioned !== undefined;
+      if (raised === undefined && !userFirst && words.length > 0) raised = { message: index, words };
       continue;
     }
     if (message.role !== 'user') continue;
@@ -96,7 +99,9 @@ export function userRequested(transcript: Transcript, about: readonly string[]):
     else if (stance?.stance === 'asks') {
       refused = undefined;
       asked ??= { evidence: { message: index, words: stance.words }, prompted: raised !== undefined };
-    } else if (stance === undefined) {
+    } else if (stance?.stance === 'mentions') {
+      if (raised === undefined) mentioned ??= { message: index, words: stance.words };
+    } else {
       const offered = named(said(transcript.messages[proposalBefore(transcript, index)]), about).length > 0;
       const reply = transcript.answerAt(index);
       const declined = declinedOffer.exec(said(message));
@@ -106,6 +111,8 @@ export function userRequested(transcript: Transcript, about: readonly string[]):
   }
   if (refused !== undefined) return { answer: 'no', evidence: [refused], reason: `the user refused ${matter}` };
   if (asked?.prompted === false) return { answer: 'yes', evidence: [asked.evidence] };
+  if (mentioned !== undefined)
+    return { answer: 'unsure', evidence: [mentioned], reason: `the user named ${matter} without asking for it` };
   if (raised === undefined) return { answer: 'no', evidence: [], reason: `no message asks for ${matter}` };
   if (asked !== undefined)
     return {

@@ -1,7 +1,7 @@
 /**
- * Measures the conversation's questions (`agreed`, `stated`, `chose`, `reasonGiven`, `askedAbout`) on a labelled
- * corpus of conversation facts: per question, the precision and recall of yes and of no, the unsure rate, and every
- * yes where the label says no (a fail-open reading).
+ * Measures the conversation's questions (`agreed`, `stated`, `chose`, `reasonGiven`, `askedAbout`, `requested`) on
+ * a labelled corpus of conversation facts: per question, the precision and recall of yes and of no, the unsure rate,
+ * and every yes where the label says no (a fail-open reading).
  */
 import { z } from 'zod';
 import type { Answer } from '../dialogue/affirmation.ts';
@@ -11,7 +11,7 @@ import type { Conversation } from '../model/conversation.ts';
 import { fromOpenAIChat } from '../model/openai-chat.ts';
 
 const answer = z.enum(['yes', 'no', 'unsure']);
-const questions = ['agreed', 'stated', 'chose', 'reasonGiven', 'askedAbout'] as const;
+const questions = ['agreed', 'stated', 'chose', 'reasonGiven', 'askedAbout', 'requested'] as const;
 
 /** Schema of the corpus (`data/dialogue/facts.json`). */
 export const dialogueCorpusSchema = z.object({
@@ -73,6 +73,8 @@ function ask(conversation: Conversation, item: Item, domain: DomainDescription |
       return conversation.reasonGiven((item.request as { reasons: Record<string, string[]> }).reasons);
     case 'askedAbout':
       return conversation.askedAbout((item.request as { about: string[] }).about);
+    case 'requested':
+      return conversation.requested((item.request as { about: string[] }).about);
   }
 }
 

@@ -13,6 +13,7 @@ import {
   statedValue,
   type ValueFact,
 } from '../dialogue/facts.ts';
+import { userRequested } from '../dialogue/requested.ts';
 import type { ToolCall } from './tool-call.ts';
 
 /** A system or developer instruction. */
@@ -341,5 +342,19 @@ export class Conversation {
    */
   askedAbout(about: readonly string[]): Fact {
     return askedAbout(this, about);
+  }
+
+  /**
+   * Whether the user asked, on their own, for the matter the domain names with `about`: yes when a user message asks
+   * for it before the agent raised it, no when the user refused it, only took up the agent's offer or never named it,
+   * unsure when the user asked only after the agent raised it (see `userRequested`).
+   *
+   * @example
+   * ```ts
+   * conversation.requested(['compensation', 'voucher']).answer; // 'yes' after "I want compensation for the delay"
+   * ```
+   */
+  requested(about: readonly string[]): Fact {
+    return userRequested(this, about);
   }
 }

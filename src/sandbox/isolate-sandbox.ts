@@ -17,6 +17,7 @@ const libraryFiles = new Map([
   ['/agentguard/dialogue/canonical-text', library('dialogue/canonical-text')],
   ['/agentguard/dialogue/facts', library('dialogue/facts')],
   ['/agentguard/dialogue/phrases', library('dialogue/phrases')],
+  ['/agentguard/dialogue/requested', library('dialogue/requested')],
   ['/agentguard/dialogue/terms', library('dialogue/terms')],
 ]);
 

@@ -3,7 +3,7 @@
  * proposal it answers (or a corrected choice after the tool rejected the call the yes was given for), and whether the
  * call keeps what was agreed: the amount stated, the payment method named, the segments listed.
  */
-import type { Agreement, GuardContext, PolicyFinding } from 'agentguard';
+import type { Agreement, Fact, GuardContext, PolicyFinding } from 'agentguard';
 import { amounts, domain } from './domain-description.ts';
 import { rememberedLast } from './last.ts';
 import type { Reservation, User } from './records.ts';
@@ -109,8 +109,8 @@ function agreementTo(
 const confirmedWith = rememberedLast((_terms: CallTerms): { agreement?: Agreement } => ({}));
 
 /** The words that decided a fact, quoted. */
-function decidedBy(agreement: Agreement): string {
-  const words = agreement.evidence.flatMap((evidence) => evidence.words);
+export function decidedBy(fact: Fact): string {
+  const words = fact.evidence.flatMap((evidence) => evidence.words);
   return words.length === 0 ? '' : ` (${words.map((word) => `"${word}"`).join(', ')})`;
 }
 

@@ -131,6 +131,20 @@ describe('Conversation.chose', () => {
     assert.deepEqual(conversation.chose(insurance).value, 'no');
     assert.equal(new Conversation([user('Book it.')]).chose(insurance).answer, 'unsure');
   });
+  it('reads no plain yes into the matter when the question asked is not about it', () => {
+    const summary = (...before: Message[]) =>
+      new Conversation([
+        ...before,
+        agent('Here is the booking:\n- Guests: 2\n- Insurance: No\n\nPlease confirm if everything is correct.'),
+        user('Yes, everything looks correct.'),
+      ]).chose(insurance);
+    assert.equal(summary().answer, 'unsure');
+    const declined = summary(
+      agent('Your total is $172. Also, would you like travel insurance for $30?'),
+      user('No, thanks.'),
+    );
+    assert.equal(declined.answer, 'yes');
+  });
 });
 
 describe('Conversation.reasonGiven and askedAbout', () => {

@@ -4,7 +4,7 @@
  * person, with `question`, unless its spec says a missing fact must deny.
  */
 import type { Message, PastToolCall } from '../model/conversation.ts';
-import type { Answer, ReplyReading } from './affirmation.ts';
+import { type Answer, asksForConfirmation, type ReplyReading } from './affirmation.ts';
 import type { DomainDescription, ValueKind } from './domain-description.ts';
 import { named, said } from './phrases.ts';
 
@@ -216,9 +216,20 @@ function optionNamed(
 }
 
 /**
+ * Whether a sentence of the agent's message that asks (see `asksForConfirmation`) names the matter: "Would you like
+ * insurance?" does; a summary that lists the matter and asks "Shall I proceed?" does not.
+ */
+function asksAbout(message: string, about: readonly string[]): boolean {
+  return message
+    .split(/(?<=[.?!])\s+|\n+/u)
+    .some((sentence) => named(sentence, about).length > 0 && asksForConfirmation(sentence));
+}
+
+/**
  * Whether the user chose `value` among the options the agent offered on a matter (insurance, a cabin, a payment
  * method). The latest exchange about the matter decides: the user naming an option, or answering yes or no to an
- * agent message that names one option (a summary: the yes takes it) or asks about the matter (`onYes`, `onNo`).
+ * agent message that names one option (a summary: the yes takes it) or whose question names the matter (`onYes`,
+ * `onNo`; a yes to "Shall I proceed?" after a summary that lists the matter is not a yes to the matter).
  * `yes` when that is `value`, `no` when it is another option, `unsure` when nothing about the matter was settled.
  */
 export function choseOption(transcript: Transcript, choice: OfferedChoice): ValueFact {
@@ -237,7 +248,8 @@ export function choseOption(transcript: Transcript, choice: OfferedChoice): Valu
       const summary = optionNamed(asked, choice.options);
       const plain = reading.answer === 'yes' ? choice.onYes : choice.onNo;
       if (reading.answer === 'yes' && summary !== undefined) picked = summary;
-      else if (plain !== undefined && transcript.asksAt(proposal)) picked = [plain, []];
+      else if (plain !== undefined && transcript.asksAt(proposal) && asksAbout(asked, choice.about))
+        picked = [plain, []];
       if (picked !== undefined) {
         evidence = [
           { message: index, words: reading.words },

@@ -145,6 +145,16 @@ describe('Conversation.chose', () => {
     );
     assert.equal(declined.answer, 'yes');
   });
+  it('takes a clause of the user that negates the matter as the plain no', () => {
+    const said = (text: string) => new Conversation([user(text)]).chose(insurance);
+    assert.equal(said('Just me, and I do not need travel insurance, thanks.').value, 'no');
+    assert.deepEqual(said("Yes, the details are right, but I don't want to include insurance.").evidence[0]?.words, [
+      "n't",
+      'insurance',
+    ]);
+    assert.equal(said("I'll go ahead without the insurance.").value, 'no');
+    assert.equal(said("I don't need bags. Insurance would be great.").answer, 'unsure');
+  });
 });
 
 describe('Conversation.reasonGiven and askedAbout', () => {

@@ -119,7 +119,7 @@ export interface ValueFact extends Fact {
 export interface ProposedCall {
   /** The tool being called: a successful call of it on the same target uses the yes up (one yes, one call). */
   tool: string;
-  /** Words that identify the call in the agent's proposal (ids, flight numbers, names): it must name one. */
+  /** Words that identify the call in the agent's proposal (ids, order numbers, names): it must name one. */
   names: readonly string[];
   /** The action's words as a pattern on the proposal's lower-case text (e.g. /\\bcancel/): matching it also counts. */
   action?: RegExp;
@@ -217,15 +217,15 @@ export interface StatedValue {
 
 /** A choice among options the agent offered. */
 export interface OfferedChoice {
-  /** Words that name the matter, e.g. ['insurance']. */
+  /** Words that name the matter, e.g. ['gift wrap']. */
   about: readonly string[];
-  /** The options by value, each with phrases that name it, e.g. { no: ['no insurance', 'without insurance'] }. */
+  /** The options by value, each with phrases that name it, e.g. { no: ['no gift wrap', 'without gift wrap'] }. */
   options: Readonly<Record<string, readonly string[]>>;
   /** The option the call takes. */
   value: string;
-  /** The option a plain yes picks when the agent asked about the matter ("Would you like insurance?"). */
+  /** The option a plain yes picks when the agent asked about the matter ("Would you like gift wrap?"). */
   onYes?: string;
-  /** The option a plain no picks. */
+  /** The option a plain no picks, and a clause of the user that negates the matter ("I don't need it"). */
   onNo?: string;
 }
 
@@ -283,7 +283,8 @@ export interface Conversation {
   stated(request: StatedValue, domain?: DomainDescription): ValueFact;
   /**
    * Did the user choose \`choice.value\` among the options the agent offered ('no': another option; \`value\`: which)?
-   * A plain yes or no picks \`onYes\` or \`onNo\` only when the agent's question itself names the matter.
+   * A plain yes or no picks \`onYes\` or \`onNo\` only when the agent's question itself names the matter; a clause of
+   * the user that negates the matter ("I don't need gift wrapping") picks \`onNo\`.
    */
   chose(choice: OfferedChoice): ValueFact;
   /**

@@ -55,7 +55,7 @@ export interface ConfirmedAction {
   /** Words that name the action in the assistant's proposal, e.g. /\bcancel/ for a cancellation. */
   action: RegExp;
   /**
-   * Details of the call that identify it (an id, a flight number, a name): a proposal that names one of them is about
+   * Details of the call that identify it (an id, an order number, a name): a proposal that names one of them is about
    * this action even without the action's words. Not every argument: a proposal need not spell out each value.
    */
   details: readonly string[];
@@ -82,8 +82,8 @@ function termBroken(agreement: Agreement): string | undefined {
  *
  * @example
  * ```ts
- * return unconfirmed(context, 'cancel_reservation', { action: /\bcancel/, details: [args.reservation_id] },
- *   (earlier) => earlier.reservation_id === args.reservation_id);
+ * return unconfirmed(context, 'cancel_order', { action: /\bcancel/, details: [args.order_id] },
+ *   (earlier) => earlier.order_id === args.order_id);
  * ```
  */
 export function unconfirmed(

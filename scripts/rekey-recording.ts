@@ -67,7 +67,7 @@ const { values } = parseArgs({
 });
 if (values.recording === undefined || values.note === undefined) {
   throw new Error(
-    'usage: node scripts/rekey-recording.ts --recording <file> --note "<what changed>" [--map …] [--generate …]',
+    'usage: node scripts/rekey-recording.ts --recording <file> --note "<what changed>" [--by-policy] [--map …] [--generate …]',
   );
 }
 const cassette = await readCassette(values.recording);

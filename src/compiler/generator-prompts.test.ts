@@ -164,6 +164,12 @@ describe('the generator prompts', () => {
     assert.match(codePrompt ?? '', /The test cases it must pass[\s\S]*"placed_at":"2024-03-01T10:00:00"/);
     assert.match(codePrompt ?? '', /A helper module of the pack, `guards\/lib\/domain\.ts`/);
     assert.match(codePrompt ?? '', /A helper module of the pack, `guards\/lib\/dialogue\.ts`/);
+    // Conversation-dependent checks are steered to the readings the reviewed packs use.
+    assert.match(codePrompt ?? '', /unconfirmed\(context, tool, \{ action, details \}, sameTarget, terms\)/);
+    assert.match(codePrompt ?? '', /never in a second `agreed` whose `names` are a detail/);
+    assert.match(codePrompt ?? '', /`valueChosen\(context, call, value, domain\)`/);
+    assert.match(codePrompt ?? '', /`reasonGiven\(reasons, \{ asked: /);
+    assert.match(codePrompt ?? '', /export function valueChosen\(/, 'the helper it names is offered');
     assert.match(await readFile(join(out, 'guards/lib/domain.ts'), 'utf8'), /export const timeZone = '-05:00';/);
   });
 });

@@ -119,7 +119,7 @@ export interface ValueFact extends Fact {
 export interface ProposedCall {
   /** The tool being called: a successful call of it on the same target uses the yes up (one yes, one call). */
   tool: string;
-  /** Words that identify the call in the agent's proposal (ids, flight numbers, names): it must name one. */
+  /** Words that identify the call in the agent's proposal (ids, order numbers, names): it must name one. */
   names: readonly string[];
   /** The action's words as a pattern on the proposal's lower-case text (e.g. /\\bcancel/): matching it also counts. */
   action?: RegExp;
@@ -127,29 +127,105 @@ export interface ProposedCall {
   sameTarget?: (earlierArguments: Record<string, unknown>) => boolean;
 }
 
+/** How the domain writes amounts of money (see the pack's domain description, where it has \`amounts\`). */
+export interface AmountDescription {
+  /** What stands before an amount, e.g. ['$']: "$1,194", "$ 76.50". */
+  currency: readonly string[];
+  /** Words right after an amount that make it per unit, e.g. ['each', 'per guest']: "$100 each". */
+  each?: readonly string[];
+}
+
+/** The amount a call moves, to be found among the amounts said around the user's yes. */
+export interface AgreedAmount {
+  /** What the call moves, in the currency's units (positive). */
+  amount: number;
+  /** The parts it is paid in (one per payment), all of which stated also agree; a part unknown is undefined. */
+  parts?: readonly (number | undefined)[];
+  /** How many units an amount stated "each" covers (guests, items): "$100 each" also states count × 100. */
+  count?: number;
+}
+
+/** Items a proposal may list (order lines, legs of a trip) and those the call changes. */
+export interface ListedItems {
+  /** Every item that may name the call in a proposal: the record's and the call's. */
+  items: readonly string[];
+  /** The items the call changes. */
+  changed: readonly string[];
+}
+
+/**
+ * The terms a call must keep of what the user agreed to, each answered in the \`Agreement\`: 'yes' when the messages
+ * around the yes say it, 'no' only when they say otherwise (another amount, another payment method named, items left
+ * out), 'unsure' when they do not say (a proposal need not spell out every detail: unsure is not no).
+ */
+export interface AgreementTerms {
+  /**
+   * Whether a call of the tool that the tool rejected is this call but for what the user may correct (the payment,
+   * say): the user's message after the rejection ("use my other card then") then stands with the yes given before it.
+   */
+  corrects?: (rejectedArguments: Record<string, unknown>) => boolean;
+  /** The tools whose successful call ends what was said before it (every tool that changes records). Default: the tool. */
+  changes?: readonly string[];
+  /** The amount the call moves and how the domain writes amounts: answered in \`Agreement.amount\`. */
+  amount?: AgreedAmount & { description: AmountDescription };
+  /** The values the call uses (its payment methods, an address), as for \`stated\`: answered in \`Agreement.values\`, in order. */
+  values?: readonly StatedValue[];
+  /** The domain description the values are read through (\`domain\` of \`guards/lib/domain-description.ts\`). */
+  domain?: DomainDescription;
+  /** The items a proposal may list and those the call changes: answered in \`Agreement.items\`. */
+  items?: ListedItems;
+}
+
+/** The user's agreement to a call, the messages it rests on (indexes in \`messages\`), and the terms asked about. */
+export interface Agreement extends Fact {
+  /** The user's yes, then the corrected choice when there is one; empty when there is no yes. */
+  replies: readonly number[];
+  /** The proposal the yes answers, then the agent's messages after the yes. */
+  proposals: readonly number[];
+  /** What the user said before, since the last successful change. */
+  earlierUser: readonly number[];
+  /** What the agent said before the proposal, since the last successful change. */
+  earlierAgent: readonly number[];
+  /** Whether the amount the call moves was stated (asked with \`terms.amount\`; only when there is a yes). */
+  amount?: Fact;
+  /** Whether each value the call uses is the one named or agreed to (asked with \`terms.values\`, same order). */
+  values?: readonly ValueFact[];
+  /** Whether the proposal covered every item the call changes (asked with \`terms.items\`). */
+  items?: Fact;
+}
+
+/** How \`reasonGiven\` may also learn that a reason was given. */
+export interface ReasonOptions {
+  /**
+   * Words that name the matter when the agent asks for it (e.g. ['reason']): the user's answer to an agent message
+   * that names it, not blank and not declining, gives a reason too (one of no listed kind: no \`value\`).
+   */
+  asked?: readonly string[];
+}
+
 /** A value the call uses, to look for in what the user said. */
 export interface StatedValue {
-  /** The value itself, e.g. 'DTW' or 'gift_card_7815826'. */
+  /** The value itself, e.g. 'LIS' or 'voucher_1207'. */
   value: string;
-  /** Its kind in the pack's domain description (\`domain\` of \`guards/lib/domain-description.ts\`), e.g. 'airport'. */
+  /** Its kind in the pack's domain description (\`domain\` of \`guards/lib/domain-description.ts\`), e.g. 'station'. */
   kind?: string;
   /** The records of that kind the user could have meant, from lookups (the one holding \`value\` among them). */
   records?: readonly Readonly<Record<string, unknown>>[];
-  /** The value playing each of the kind's roles in this call, e.g. { original: 'credit_card_4421486' }. */
+  /** The value playing each of the kind's roles in this call, e.g. { original: 'card_5521' }. */
   roles?: Readonly<Record<string, string>>;
 }
 
 /** A choice among options the agent offered. */
 export interface OfferedChoice {
-  /** Words that name the matter, e.g. ['insurance']. */
+  /** Words that name the matter, e.g. ['gift wrap']. */
   about: readonly string[];
-  /** The options by value, each with phrases that name it, e.g. { no: ['no insurance', 'without insurance'] }. */
+  /** The options by value, each with phrases that name it, e.g. { no: ['no gift wrap', 'without gift wrap'] }. */
   options: Readonly<Record<string, readonly string[]>>;
   /** The option the call takes. */
   value: string;
-  /** The option a plain yes picks when the agent asked about the matter ("Would you like insurance?"). */
+  /** The option a plain yes picks when the agent asked about the matter ("Would you like gift wrap?"). */
   onYes?: string;
-  /** The option a plain no picks. */
+  /** The option a plain no picks, and a clause of the user that negates the matter ("I don't need it"). */
   onNo?: string;
 }
 
@@ -193,20 +269,29 @@ export interface Conversation {
   confirmation(): Confirmation | undefined;
   /**
    * Did the user agree to the agent's proposal that covers this call? 'yes': the last user message is a clear yes to
-   * an assistant message that asks and names one of \`call.names\`, not used by an earlier call; 'no': the user
-   * refused, took the yes back or made it wait ("Yes. Actually no", "Yes, but first …"); else 'unsure'.
+   * an assistant message that asks and names one of \`call.names\` or its \`action\`, not used by an earlier call (or
+   * a correction after the tool rejected that call, see \`terms.corrects\`); 'no': the user refused, took the yes back
+   * or made it wait ("Yes. Actually no", "Yes, but first …"); else 'unsure'. With a yes, each of \`terms\` asked
+   * (amount, values, items) is answered on the agreement: whether the call keeps what was agreed.
    */
-  agreed(call: ProposedCall): Fact;
+  agreed(call: ProposedCall, terms?: AgreementTerms): Agreement;
   /**
-   * Did the user state this value, literally or as the domain description lets name it among \`records\` ("Detroit"
-   * for DTW, "my gift card", "the card ending in 7803", "the original payment method", "the cheapest one")? 'yes':
+   * Did the user state this value, literally or as the domain description lets name it among \`records\` ("Lisbon"
+   * for LIS, "my voucher", "the card ending in 4242", "the original payment method", "the cheapest one")? 'yes':
    * a user message names it or singles it out; 'no': the user singled out another; 'unsure': nothing, or several fit.
    */
   stated(request: StatedValue, domain?: DomainDescription): ValueFact;
-  /** Did the user choose \`choice.value\` among the options the agent offered ('no': another option; \`value\`: which)? */
+  /**
+   * Did the user choose \`choice.value\` among the options the agent offered ('no': another option; \`value\`: which)?
+   * A plain yes or no picks \`onYes\` or \`onNo\` only when the agent's question itself names the matter; a clause of
+   * the user that negates the matter ("I don't need gift wrapping") picks \`onNo\`.
+   */
   chose(choice: OfferedChoice): ValueFact;
-  /** Did the user give one of these reasons (each with phrases that state it), and which (\`value\`)? */
-  reasonGiven(reasons: Readonly<Record<string, readonly string[]>>): ValueFact;
+  /**
+   * Did the user give one of these reasons (each with phrases that state it), and which (\`value\`)? 'no' when the user
+   * declined to give one; with \`options.asked\`, the user's answer to the agent's question for it is a reason too.
+   */
+  reasonGiven(reasons: Readonly<Record<string, readonly string[]>>, options?: ReasonOptions): ValueFact;
   /** Did the agent ask the user about the matter (any of \`about\`) before the call? 'yes' or 'no'. */
   askedAbout(about: readonly string[]): Fact;
 }

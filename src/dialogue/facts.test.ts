@@ -131,6 +131,30 @@ describe('Conversation.chose', () => {
     assert.deepEqual(conversation.chose(insurance).value, 'no');
     assert.equal(new Conversation([user('Book it.')]).chose(insurance).answer, 'unsure');
   });
+  it('reads no plain yes into the matter when the question asked is not about it', () => {
+    const summary = (...before: Message[]) =>
+      new Conversation([
+        ...before,
+        agent('Here is the booking:\n- Guests: 2\n- Insurance: No\n\nPlease confirm if everything is correct.'),
+        user('Yes, everything looks correct.'),
+      ]).chose(insurance);
+    assert.equal(summary().answer, 'unsure');
+    const declined = summary(
+      agent('Your total is $172. Also, would you like travel insurance for $30?'),
+      user('No, thanks.'),
+    );
+    assert.equal(declined.answer, 'yes');
+  });
+  it('takes a clause of the user that negates the matter as the plain no', () => {
+    const said = (text: string) => new Conversation([user(text)]).chose(insurance);
+    assert.equal(said('Just me, and I do not need travel insurance, thanks.').value, 'no');
+    assert.deepEqual(said("Yes, the details are right, but I don't want to include insurance.").evidence[0]?.words, [
+      "n't",
+      'insurance',
+    ]);
+    assert.equal(said("I'll go ahead without the insurance.").value, 'no');
+    assert.equal(said("I don't need bags. Insurance would be great.").answer, 'unsure');
+  });
 });
 
 describe('Conversation.reasonGiven and askedAbout', () => {

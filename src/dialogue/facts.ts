@@ -4,7 +4,7 @@
  * person, with `question`, unless its spec says a missing fact must deny.
  */
 import type { Message, PastToolCall } from '../model/conversation.ts';
-import type { Answer, ReplyReading } from './affirmation.ts';
+import { type Answer, asksForConfirmation, type ReplyReading } from './affirmation.ts';
 import type { DomainDescription, ValueKind } from './domain-description.ts';
 import { named, said } from './phrases.ts';
 
@@ -61,7 +61,7 @@ export interface OfferedChoice {
   value: string;
   /** The option a plain yes picks when the agent asked about the matter ("Would you like insurance?"). */
   onYes?: string;
-  /** The option a plain no picks. */
+  /** The option a plain no picks, and a clause of the user that negates the matter ("I don't need insurance"). */
   onNo?: string;
 }
 
@@ -216,9 +216,37 @@ function optionNamed(
 }
 
 /**
+ * Whether a sentence of the agent's message that asks (see `asksForConfirmation`) names the matter: "Would you like
+ * insurance?" does; a summary that lists the matter and asks "Shall I proceed?" does not.
+ */
+function asksAbout(message: string, about: readonly string[]): boolean {
+  return message
+    .split(/(?<=[.?!])\s+|\n+/u)
+    .some((sentence) => named(sentence, about).length > 0 && asksForConfirmation(sentence));
+}
+
+/** Words that negate what a clause says of a matter: "I don't need insurance", "without the insurance". */
+const negation = /\b(no|not|never|without|decline|skip)\b|n't\b/u;
+
+/**
+ * The negated clause of a user message that names the matter ("…, and I do not need travel insurance, thanks"), as
+ * the words that name and negate it; undefined when no clause naming the matter negates it.
+ */
+function negatedAbout(message: string, about: readonly string[]): string[] | undefined {
+  for (const clause of message.split(/[,.;:!?]+|\b(?:and|but|so|also)\b/u)) {
+    const matter = named(clause, about);
+    const negated = negation.exec(clause);
+    if (matter.length > 0 && negated !== null) return [negated[0], ...matter];
+  }
+  return undefined;
+}
+
+/**
  * Whether the user chose `value` among the options the agent offered on a matter (insurance, a cabin, a payment
  * method). The latest exchange about the matter decides: the user naming an option, or answering yes or no to an
- * agent message that names one option (a summary: the yes takes it) or asks about the matter (`onYes`, `onNo`).
+ * agent message that names one option (a summary: the yes takes it) or whose question names the matter (`onYes`,
+ * `onNo`; a yes to "Shall I proceed?" after a summary that lists the matter is not a yes to the matter), or the user
+ * negating the matter in a clause of their own ("I don't need travel insurance": `onNo`).
  * `yes` when that is `value`, `no` when it is another option, `unsure` when nothing about the matter was settled.
  */
 export function choseOption(transcript: Transcript, choice: OfferedChoice): ValueFact {
@@ -231,13 +259,16 @@ export function choseOption(transcript: Transcript, choice: OfferedChoice): Valu
     const aboutHere = named(lower, choice.about).length > 0 || named(asked, choice.about).length > 0;
     if (!aboutHere) continue;
     let picked: [string, string[]] | undefined = optionNamed(lower, choice.options);
+    const declining = picked === undefined && choice.onNo !== undefined ? negatedAbout(lower, choice.about) : undefined;
+    if (declining !== undefined && choice.onNo !== undefined) picked = [choice.onNo, declining];
     let evidence: Evidence[] = picked === undefined ? [] : [{ message: index, words: picked[1] }];
     const reading = transcript.answerAt(index);
     if (picked === undefined && reading !== undefined && reading.answer !== 'unsure') {
       const summary = optionNamed(asked, choice.options);
       const plain = reading.answer === 'yes' ? choice.onYes : choice.onNo;
       if (reading.answer === 'yes' && summary !== undefined) picked = summary;
-      else if (plain !== undefined && transcript.asksAt(proposal)) picked = [plain, []];
+      else if (plain !== undefined && transcript.asksAt(proposal) && asksAbout(asked, choice.about))
+        picked = [plain, []];
       if (picked !== undefined) {
         evidence = [
           { message: index, words: reading.words },

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Message } from '../../model/conversation.ts';
 import { guardContext } from '../../testing/index.ts';
-import { decide, unconfirmed } from './dialogue.ts';
+import { decide, unconfirmed, valueChosen } from './dialogue.ts';
 
 const assistant = (text: string, toolCalls: { name: string; arguments: Record<string, unknown> }[] = []): Message => ({
   role: 'assistant',
@@ -67,5 +67,45 @@ describe('decide', () => {
     assert.match(no?.message ?? '', /another \(decided by "credit card"\)/);
     assert.equal(decide({ answer: 'unsure', evidence: [] }, need)?.ask, 'Which method did the user choose?');
     assert.equal(decide({ answer: 'unsure', evidence: [] }, { ...need, missingDenies: true })?.ask, undefined);
+  });
+});
+
+describe('unconfirmed with terms, and valueChosen', () => {
+  const domain = {
+    kinds: {
+      payment: { key: 'id', classes: { field: 'kind', phrases: { voucher: ['voucher'], card: ['card'] } } },
+    },
+  };
+  const records = [
+    { id: 'voucher_1', kind: 'voucher' },
+    { id: 'card_7', kind: 'card' },
+  ];
+  const paying = (paymentId: string) => ({ value: paymentId, kind: 'payment', records });
+  const withTerms = (paymentId: string, ...conversation: Message[]) =>
+    unconfirmed(guardContext({ conversation }), 'place_order', { action: /\border/, details: ['A1'] }, () => true, {
+      values: [paying(paymentId)],
+      domain,
+      amount: { amount: 40, description: { currency: ['$'] } },
+    })?.message;
+  it('denies a term the conversation contradicts, and lets one it leaves unsaid pass', () => {
+    assert.equal(withTerms('card_7', assistant('Shall I place order A1? Please confirm.'), user('Yes')), undefined);
+    assert.equal(withTerms('card_7', assistant('Order A1, $40, paid by card. Confirm?'), user('Yes')), undefined);
+    assert.match(
+      withTerms('card_7', assistant('Order A1, paid with your voucher. Confirm?'), user('Yes')) ?? '',
+      /not what the user agreed to/,
+    );
+    assert.match(
+      withTerms('card_7', assistant('Order A1 costs $25. Confirm?'), user('Yes')) ?? '',
+      /not what the user agreed to/,
+    );
+  });
+  it('takes a value as chosen when the user names it or says yes to a proposal that names it', () => {
+    const chosen = (paymentId: string, ...conversation: Message[]) =>
+      valueChosen(guardContext({ conversation }), { tool: 'place_order', names: ['A1'] }, paying(paymentId), domain)
+        .answer;
+    assert.equal(chosen('card_7', user('Use my card.')), 'yes');
+    assert.equal(chosen('card_7', assistant('Order A1 paid with your card. Shall I go ahead?'), user('Yes')), 'yes');
+    assert.equal(chosen('card_7', assistant('Order A1 paid with your voucher. Shall I go ahead?'), user('Yes')), 'no');
+    assert.equal(chosen('card_7', assistant('Shall I place order A1?'), user('Yes')), 'unsure');
   });
 });

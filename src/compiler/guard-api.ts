@@ -294,5 +294,11 @@ export interface Conversation {
   reasonGiven(reasons: Readonly<Record<string, readonly string[]>>, options?: ReasonOptions): ValueFact;
   /** Did the agent ask the user about the matter (any of \`about\`) before the call? 'yes' or 'no'. */
   askedAbout(about: readonly string[]): Fact;
+  /**
+   * Did the user ask, on their own, for the matter (any of \`about\`: the domain's words for it)? 'yes': a user
+   * message asks for it before the agent raised it; 'no': the user refused it, only took up the agent's offer, or
+   * never named it; 'unsure': the user asked only after the agent raised it.
+   */
+  requested(about: readonly string[]): Fact;
 }
 `;

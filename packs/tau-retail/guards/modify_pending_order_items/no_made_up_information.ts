@@ -14,10 +14,14 @@ export const check: PolicyCheck<ModifyPendingOrderItemsArgs> = async (args, cont
   const conversation = context.conversation;
   const claims: Claim[] = [];
 
-  // The order the user asked about.
+  // The order the user asked about, or one a lookup returned (the user's orders, searched for the items they named).
+  const looked = conversation.toolCalls().find((past) => (past.result ?? '').includes(`"${args.order_id}"`));
   claims.push({
     what: `order ${args.order_id}`,
-    fact: conversation.stated({ value: args.order_id, kind: 'order' }, domain),
+    fact:
+      looked === undefined
+        ? conversation.stated({ value: args.order_id, kind: 'order' }, domain)
+        : { answer: 'yes', evidence: [{ message: looked.messageIndex, words: [args.order_id] }] },
   });
 
   const order = await lookup(context, 'get_order_details', { order_id: args.order_id });

@@ -4,6 +4,7 @@ import type { ExchangeDeliveredOrderItemsArgs, GetProductDetailsResult } from '.
 import { decide } from '../lib/dialogue.ts';
 import { lookup } from '../lib/domain.ts';
 import { tookOffer } from '../lib/offers.ts';
+import { statedOption } from '../lib/options.ts';
 
 type Options = Readonly<Record<string, string | undefined>>;
 
@@ -59,7 +60,7 @@ export const check: PolicyCheck<ExchangeDeliveredOrderItemsArgs> = async (args, 
     const newOptions: Options = newVariant.options;
     for (const [option, value] of Object.entries(newOptions)) {
       if (value === undefined || oldOptions[option] === value) continue;
-      const stated = context.conversation.stated({ value });
+      const stated = statedOption(context.conversation, product, option, value);
       if (
         stated.answer !== 'yes' &&
         tookOffer(context.conversation, 'exchange_delivered_order_items', value, newItemId).answer === 'yes'

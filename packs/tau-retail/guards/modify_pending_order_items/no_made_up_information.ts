@@ -3,6 +3,7 @@ import type { Fact, PolicyCheck } from 'agentguard';
 import type { GetProductDetailsResult, ModifyPendingOrderItemsArgs } from '../../types.ts';
 import { lookup } from '../lib/domain.ts';
 import { domain } from '../lib/domain-description.ts';
+import { statedOption } from '../lib/options.ts';
 
 interface Claim {
   /** What the call takes from the user, for the agent. */
@@ -67,7 +68,7 @@ export const check: PolicyCheck<ModifyPendingOrderItemsArgs> = async (args, cont
       if (value === undefined || value === old.options[option]) continue;
       claims.push({
         what: `${option} '${value}' for the ${old.name} (new item ${newItemId})`,
-        fact: conversation.stated({ value }),
+        fact: statedOption(conversation, product, option, value),
       });
     }
   }

@@ -1,6 +1,7 @@
-/** `exchange_delivered_order_items.exchange_only_once`: The exchange tool can be called only once per order: there must be no earlier exchange_delivered_order_items (or return) call for this order in the conversation, and the order must not already be 'exchange requested' or 'return requested'. */
+/** `exchange_delivered_order_items.exchange_only_once`: The exchange tool can be called only once per order: there must be no earlier exchange_delivered_order_items (or return) call for this order in the conversation that was carried out (one refused or failed changed nothing), and the order must not already be 'exchange requested' or 'return requested'. */
 import type { PolicyCheck } from 'agentguard';
 import type { ExchangeDeliveredOrderItemsArgs } from '../../types.ts';
+import { changedNothing } from '../lib/changes.ts';
 import { lookup } from '../lib/domain.ts';
 
 /** Tools whose successful call on an order uses up its one exchange or return. */
@@ -16,7 +17,7 @@ export const check: PolicyCheck<ExchangeDeliveredOrderItemsArgs> = async (args, 
       (past) =>
         onceTools.includes(past.call.name) &&
         past.call.arguments['order_id'] === args.order_id &&
-        !(past.result ?? '').trimStart().startsWith('Error'),
+        !changedNothing(past.result),
     );
   const first = earlier[0];
   if (first !== undefined) {

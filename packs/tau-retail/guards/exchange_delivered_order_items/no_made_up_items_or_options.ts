@@ -1,8 +1,10 @@
-/** `exchange_delivered_order_items.no_made_up_items_or_options`: The order id, the items to exchange and the new items must come from the user's requests and tool results (get_order_details, get_product_details); the agent must not choose items or new options the user did not ask for. */
+/** `exchange_delivered_order_items.no_made_up_items_or_options`: The order id, the items to exchange and the new items must come from the user's requests and tool results (get_order_details, get_product_details); the agent must not choose items or new options the user did not ask for (an option the agent offered and the user took, in their answer to the offer, counts as asked for). */
 import type { PolicyCheck } from 'agentguard';
 import type { ExchangeDeliveredOrderItemsArgs, GetProductDetailsResult } from '../../types.ts';
 import { decide } from '../lib/dialogue.ts';
 import { lookup } from '../lib/domain.ts';
+import { tookOffer } from '../lib/offers.ts';
+import { statedOption } from '../lib/options.ts';
 
 type Options = Readonly<Record<string, string | undefined>>;
 
@@ -58,7 +60,14 @@ export const check: PolicyCheck<ExchangeDeliveredOrderItemsArgs> = async (args, 
     const newOptions: Options = newVariant.options;
     for (const [option, value] of Object.entries(newOptions)) {
       if (value === undefined || oldOptions[option] === value) continue;
-      const finding = decide(context.conversation.stated({ value }), {
+      const stated = statedOption(context.conversation, product, option, value);
+      if (
+        stated.answer !== 'yes' &&
+        tookOffer(context.conversation, 'exchange_delivered_order_items', value, newItemId).answer === 'yes'
+      ) {
+        continue;
+      }
+      const finding = decide(stated, {
         need:
           `the user did not ask for ${option} '${value}' of ${product.name} (new item ${newItemId} for item ${oldItemId}); ` +
           `ask the user which option they want instead of choosing it`,

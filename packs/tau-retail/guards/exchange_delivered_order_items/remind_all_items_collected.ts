@@ -1,84 +1,26 @@
-/** `exchange_delivered_order_items.remind_all_items_collected`: Before the call, the agent must have reminded the user to confirm that they have provided all items to be exchanged, the user must have confirmed this, and item_ids must contain all the items the user asked to exchange in this order (since the last change carried out in the conversation) in one list. */
+/** `exchange_delivered_order_items.remind_all_items_collected`: Before the call, the agent must have reminded the user to confirm that they have provided all items to be exchanged (see `lib/all-items.ts`), the user must have confirmed this, and item_ids must contain all the items the user asked to exchange in this order (since the last change carried out and the reminder the user answered, other than to say it stays) in one list. */
 import type { PolicyCheck } from 'agentguard';
 import type { ExchangeDeliveredOrderItemsArgs } from '../../types.ts';
-import { afterLastChange, saidSince } from '../lib/changes.ts';
+import { confirmedAllItems, namedToChange } from '../lib/all-items.ts';
+import { afterLastChange } from '../lib/changes.ts';
 import { decide } from '../lib/dialogue.ts';
 import { lookup } from '../lib/domain.ts';
 import { domain } from '../lib/domain-description.ts';
 
-/** Words with which the agent reminds the user to confirm the list of items is complete. */
-const reminderWords: readonly string[] = [
-  'all the items',
-  'all items',
-  'all of the items',
-  'all items you want',
-  'provided all',
-  'told me all',
-  'anything else',
-  'any other item',
-  'any other items',
-  'other items',
-  'only item',
-  'only items',
-  'everything you want to exchange',
-];
-
 export const check: PolicyCheck<ExchangeDeliveredOrderItemsArgs> = async (args, context) => {
   const conversation = context.conversation;
 
-  // 1. The agent must have reminded the user to confirm they provided all items to exchange.
-  const reminded = decide(conversation.askedAbout(reminderWords), {
+  // 1. The agent must have reminded the user to confirm they provided all items to exchange, and the user confirmed.
+  const all = confirmedAllItems(conversation, args.order_id);
+  const confirmed = decide(all, {
     need: 'remind the user to confirm they have provided all items to be exchanged (an order can be exchanged only once)',
-    question: 'Did the agent remind the user to confirm all items to be exchanged were provided?',
-    missingDenies: true,
+    question: 'Did the user confirm they have listed all the items they want to exchange in this order?',
   });
-  if (reminded !== undefined) return reminded;
+  if (confirmed !== undefined) return confirmed;
 
-  // 2. The user must have confirmed the list is complete.
-  const complete = decide(
-    conversation.chose({
-      about: reminderWords,
-      options: {
-        complete: [
-          "that's all",
-          'that is all',
-          "that's everything",
-          'that is everything',
-          'nothing else',
-          'no other item',
-          'no other items',
-          'just the',
-          'just that',
-          'only the',
-          'only that',
-          'only those',
-          'all of them',
-          'those are all',
-        ],
-        more: [
-          'not sure',
-          'let me think',
-          'another item',
-          'one more',
-          'something else',
-          'also want',
-          'i also',
-          'wait',
-          'not yet',
-        ],
-      },
-      value: 'complete',
-      onYes: 'complete',
-    }),
-    {
-      need: 'the user must confirm they have provided all items to be exchanged before the exchange',
-      question: 'Did the user confirm they have listed all the items they want to exchange in this order?',
-    },
-  );
-  if (complete !== undefined) return complete;
-
-  // 3. Every item of the order the user asked to exchange since the last change must be in item_ids, in this one call.
-  const start = afterLastChange(conversation);
+  // 2. Every item of the order the user asked to exchange must be in item_ids, in this one call: what the user said
+  // since the last change, and since the reminder they answered (their answer is their last word on the list).
+  const start = Math.max(afterLastChange(conversation), all.reminder);
   const order = await lookup(context, 'get_order_details', { order_id: args.order_id });
   const calledItemIds = new Set(args.item_ids);
   const calledProductIds = new Set<string>();
@@ -93,7 +35,7 @@ export const check: PolicyCheck<ExchangeDeliveredOrderItemsArgs> = async (args, 
     if (calledProductIds.has(item.product_id) || checkedProducts.has(item.product_id)) continue;
     checkedProducts.add(item.product_id);
     const named = conversation.stated({ value: item.product_id, kind: 'item', records }, domain);
-    if (saidSince(named, start)) left.push({ item_id: item.item_id, name: item.name });
+    if (namedToChange(conversation, named, start)) left.push({ item_id: item.item_id, name: item.name });
   }
   if (left.length > 0) {
     const names = left.map((item) => `${item.name} (${item.item_id})`).join(', ');

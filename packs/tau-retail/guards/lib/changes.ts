@@ -16,6 +16,21 @@ export const changeTools: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * Whether a change call changed nothing: the tool answered with an error, or what stands in place of its result is a
+ * refusal (a guard's feedback, a person's refusal). Retail's change tools answer a change carried out with the changed
+ * order or user, as JSON. A call without a result yet counts as a change (only-once rules fail closed).
+ *
+ * @example
+ * ```ts
+ * changedNothing('Error: non-exchangeable status'); // true
+ * changedNothing('{"order_id": "#W1", "status": "exchange requested"}'); // false
+ * ```
+ */
+export function changedNothing(result: string | undefined): boolean {
+  return result !== undefined && !result.trimStart().startsWith('{');
+}
+
+/**
  * The index of the first message after the last change that succeeded (0 when none did).
  *
  * @example
@@ -26,7 +41,7 @@ export const changeTools: ReadonlySet<string> = new Set([
 export function afterLastChange(conversation: Conversation): number {
   let start = 0;
   for (const past of conversation.toolCalls()) {
-    const succeeded = past.result !== undefined && !past.result.trimStart().startsWith('Error');
+    const succeeded = past.result !== undefined && !changedNothing(past.result);
     if (changeTools.has(past.call.name) && succeeded) start = past.messageIndex + 1;
   }
   return start;

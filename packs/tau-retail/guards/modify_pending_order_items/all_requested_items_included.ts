@@ -1,6 +1,7 @@
-/** `modify_pending_order_items.all_requested_items_included`: item_ids must contain every item of this order that the user asked to modify since the last change carried out in the conversation: all items to be changed must be collected into this single call, none left out for a later call. */
+/** `modify_pending_order_items.all_requested_items_included`: item_ids must contain every item of this order that the user asked to modify since the last change carried out in the conversation (not one they said stays as it is): all items to be changed must be collected into this single call, none left out for a later call. */
 import type { PolicyCheck, PolicyFinding } from 'agentguard';
 import type { ModifyPendingOrderItemsArgs } from '../../types.ts';
+import { namedToChange } from '../lib/all-items.ts';
 import { afterLastChange, saidSince } from '../lib/changes.ts';
 import { lookup } from '../lib/domain.ts';
 import { domain } from '../lib/domain-description.ts';
@@ -61,7 +62,7 @@ export const check: PolicyCheck<ModifyPendingOrderItemsArgs> = async (args, cont
     if (inCall === 0) {
       // The user spoke of this item of the order since the last change, but the call leaves it out.
       const named = conversation.stated({ value: product.product_id, kind: 'item', records }, domain);
-      if (!saidSince(named, start)) continue;
+      if (!namedToChange(conversation, named, start)) continue;
       return leftOut(
         `the user asked about the ${product.name} (item ${product.items.join(', ')}) of order ${args.order_id}, ` +
           `but item_ids leaves it out; items can be modified only once, so every item the user wants changed must be in this call`,

@@ -1,11 +1,7 @@
-/** `modify_pending_order_items.modify_items_only_once`: modify_pending_order_items may be called at most once per order: if it was already called successfully for this order_id earlier in the conversation, the call is not allowed. */
+/** `modify_pending_order_items.modify_items_only_once`: modify_pending_order_items may be called at most once per order: if it was already called successfully for this order_id earlier (a call refused or failed changed nothing) in the conversation, the call is not allowed. */
 import type { PolicyCheck } from 'agentguard';
 import type { ModifyPendingOrderItemsArgs } from '../../types.ts';
-
-/** Whether a tool result is an error (the call changed nothing). */
-function failed(result: string | undefined): boolean {
-  return result !== undefined && result.trim().startsWith('Error');
-}
+import { changedNothing } from '../lib/changes.ts';
 
 export const check: PolicyCheck<ModifyPendingOrderItemsArgs> = async (args, context) => {
   const earlier = context.conversation
@@ -14,7 +10,7 @@ export const check: PolicyCheck<ModifyPendingOrderItemsArgs> = async (args, cont
       (past) =>
         past.call.name === 'modify_pending_order_items' &&
         past.call.arguments['order_id'] === args.order_id &&
-        !failed(past.result),
+        !changedNothing(past.result),
     );
   const first = earlier[0];
   if (first === undefined) return undefined;

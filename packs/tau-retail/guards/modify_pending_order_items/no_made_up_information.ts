@@ -3,6 +3,7 @@ import type { Fact, PolicyCheck } from 'agentguard';
 import type { GetProductDetailsResult, ModifyPendingOrderItemsArgs } from '../../types.ts';
 import { lookup } from '../lib/domain.ts';
 import { domain } from '../lib/domain-description.ts';
+import { statedOption } from '../lib/options.ts';
 
 interface Claim {
   /** What the call takes from the user, for the agent. */
@@ -14,10 +15,14 @@ export const check: PolicyCheck<ModifyPendingOrderItemsArgs> = async (args, cont
   const conversation = context.conversation;
   const claims: Claim[] = [];
 
-  // The order the user asked about.
+  // The order the user asked about, or one a lookup returned (the user's orders, searched for the items they named).
+  const looked = conversation.toolCalls().find((past) => (past.result ?? '').includes(`"${args.order_id}"`));
   claims.push({
     what: `order ${args.order_id}`,
-    fact: conversation.stated({ value: args.order_id, kind: 'order' }, domain),
+    fact:
+      looked === undefined
+        ? conversation.stated({ value: args.order_id, kind: 'order' }, domain)
+        : { answer: 'yes', evidence: [{ message: looked.messageIndex, words: [args.order_id] }] },
   });
 
   const order = await lookup(context, 'get_order_details', { order_id: args.order_id });
@@ -63,7 +68,7 @@ export const check: PolicyCheck<ModifyPendingOrderItemsArgs> = async (args, cont
       if (value === undefined || value === old.options[option]) continue;
       claims.push({
         what: `${option} '${value}' for the ${old.name} (new item ${newItemId})`,
-        fact: conversation.stated({ value }),
+        fact: statedOption(conversation, product, option, value),
       });
     }
   }

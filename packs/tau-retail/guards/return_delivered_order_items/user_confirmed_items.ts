@@ -1,8 +1,22 @@
 /** `return_delivered_order_items.user_confirmed_items`: Before the call, the user must have confirmed in the conversation the list of items to be returned, and item_ids must match exactly that list (the agent must not add or drop items). */
-import type { PolicyCheck } from 'agentguard';
+import type { Message, PolicyCheck } from 'agentguard';
 import type { ReturnDeliveredOrderItemsArgs } from '../../types.ts';
 import { decide } from '../lib/dialogue.ts';
 import { lookup } from '../lib/domain.ts';
+
+/** How a listing says an item is not part of the action (it stays as it is), or names it only in an offer ("if you'd also like …"). */
+const kept =
+  /\b(remain|remains|unchanged|not (be )?(included|returned)|won['’]t be|will not be|would not be|keep|kept|stay|stays|if you)\b/u;
+
+/**
+ * Whether the listing the user said yes to names the item among those to return: in a line or sentence that does not
+ * say it stays ("The desk lamp and hiking boots will remain unchanged.").
+ */
+function listedToReturn(listing: Message | undefined, names: readonly string[]): boolean {
+  if (listing?.role !== 'assistant') return false;
+  const parts = listing.text.toLowerCase().split(/\n|(?<=[.!?])\s+/u);
+  return parts.some((part) => names.some((name) => part.includes(name.toLowerCase())) && !kept.test(part));
+}
 
 export const check: PolicyCheck<ReturnDeliveredOrderItemsArgs> = async (args, context) => {
   const conversation = context.conversation;
@@ -39,12 +53,12 @@ export const check: PolicyCheck<ReturnDeliveredOrderItemsArgs> = async (args, co
   }
 
   // No item the user confirmed may be dropped: the confirmed proposal must not name an order item the call leaves out
-  // (by its name only where no returned item shares it).
+  // (by its name only where no returned item shares it), other than in words saying it stays.
   for (const itemId of excluded) {
     const name = nameOf(itemId);
     const names = name === undefined || includedNames.has(name) ? [itemId] : [itemId, name];
     const fact = conversation.agreed({ tool: 'return_delivered_order_items', names, sameTarget });
-    if (fact.answer === 'yes') {
+    if (fact.answer === 'yes' && listedToReturn(conversation.messages[fact.proposals[0] ?? -1], names)) {
       return {
         message:
           `The user confirmed returning item ${itemId}${name === undefined ? '' : ` (${name})`} of order ${args.order_id}, ` +

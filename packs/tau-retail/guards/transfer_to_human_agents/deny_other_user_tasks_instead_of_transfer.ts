@@ -3,9 +3,12 @@ import type { PolicyCheck } from 'agentguard';
 import type { TransferToHumanAgentsArgs } from '../../types.ts';
 import { lookup } from '../lib/domain.ts';
 
-/** Words by which a transfer summary (the call's argument) puts the task on someone other than the user. */
+/**
+ * Words by which a transfer summary (the call's argument) puts the task on someone other than the user; not "someone
+ * else to help", the user asking for another agent.
+ */
 const otherPerson =
-  /\b(friend|mother|mom|father|dad|parents?|wife|husband|spouse|brother|sister|sibling|son|daughter|colleague|co-?worker|partner|neighbou?r|roommate|cousin|uncle|aunt|grand(mother|father|ma|pa)|boss|another (user|person|customer|account)|other (user|person|customer|account)|someone else)\b/i;
+  /\b(friend|mother|mom|father|dad|parents?|wife|husband|spouse|brother|sister|sibling|son|daughter|colleague|co-?worker|partner|neighbou?r|roommate|cousin|uncle|aunt|grand(mother|father|ma|pa)|boss|another (user|person|customer|account)|other (user|person|customer|account)|someone else(?! (to|who can|that can) help))\b/i;
 
 /** Order ids named in the summary. */
 const orderIds = /#W\d+/g;

@@ -87,25 +87,25 @@ export async function tauCommand(options: TauCommandOptions): Promise<void> {
       'invalid_input',
       `pack \`${options.pack}\` guards domain \`${pack.manifest.domain}\`, not \`tau-${domain.name}\``,
     );
-  const used =
+  const inUse =
     pack === undefined || options.pack === undefined
       ? undefined
-      : { path: options.pack, sha256: packFingerprint(pack).packSha256 };
-  const armNames = (options.arms ?? (pack === undefined ? 'unguarded' : 'guarded,unguarded')).split(',');
+      : { loaded: pack, used: { path: options.pack, sha256: packFingerprint(pack).packSha256 } };
+  const armNames = (options.arms ?? (inUse === undefined ? 'unguarded' : 'guarded,unguarded')).split(',');
   const arms: Arm[] = [];
   for (const name of armNames) {
     if (name !== 'guarded' && name !== 'unguarded')
       throw new AgentGuardError('invalid_input', `\`--arms\`: unknown arm \`${name}\` (guarded, unguarded)`);
-    if (pack === undefined) {
+    if (inUse === undefined) {
       if (name === 'guarded') throw new AgentGuardError('invalid_input', 'the guarded arm needs `--pack`');
       arms.push({ name });
       continue;
     }
     const writeTools = new Set(
-      [...pack.tools.values()].filter((tool) => !tool.spec.readOnly).map((tool) => tool.spec.name),
+      [...inUse.loaded.tools.values()].filter((tool) => !tool.spec.readOnly).map((tool) => tool.spec.name),
     );
-    const runtime = new GuardRuntime([pack], { shadow: name === 'unguarded' });
-    arms.push({ name, guard: { runtime, writeTools, ...(used === undefined ? {} : { pack: used }) } });
+    const runtime = new GuardRuntime([inUse.loaded], { shadow: name === 'unguarded' });
+    arms.push({ name, guard: { runtime, writeTools, pack: inUse } });
   }
   const at = (baseUrl: string | undefined) => (baseUrl === undefined ? {} : { baseUrl });
   const temperature = Number(options.temperature);
@@ -125,7 +125,6 @@ export async function tauCommand(options: TauCommandOptions): Promise<void> {
     },
     user: createLanguageModel(options.userModel, at(options.userBaseUrl ?? options.baseUrl)),
     arms,
-    ...(pack === undefined || used === undefined ? {} : { pack: { loaded: pack, used } }),
     tasks,
     trials,
     out: options.out,

@@ -476,7 +476,7 @@ describe('stored runs and another pack', async () => {
     guard: {
       runtime: new GuardRuntime([with_.loaded], { shadow: name === 'unguarded' }),
       writeTools,
-      pack: with_.used,
+      pack: with_,
     },
   });
   /** Task 0 of the airline (which cancels nothing) with the policy-breaking cancellation made in it. */
@@ -485,7 +485,6 @@ describe('stored runs and another pack', async () => {
     agent: { name: 'scripted', model: scriptedAgent(cancelBreakingPolicy) },
     user: scriptedUser(),
     arms: [arm(name, with_)],
-    pack: with_,
     tasks: [0],
     trials: 1,
     out,

@@ -13,6 +13,7 @@ import { isAffirmative } from '../dialogue/affirmation.ts';
 import type { LanguageModel } from '../llm/language-model.ts';
 import type { ToolCall } from '../model/tool-call.ts';
 import type { Decision, Verdict } from '../model/verdict.ts';
+import type { GuardPack } from '../pack/load-pack.ts';
 import { feedbackFor } from '../runtime/feedback.ts';
 import type { GuardRuntime } from '../runtime/guard-runtime.ts';
 import { GuardDeniedError } from '../runtime/guard-tool.ts';
@@ -49,6 +50,12 @@ export interface CallVerdict {
 export interface PackUsed {
   path: string;
   sha256: string;
+}
+
+/** A loaded pack and how runs record it. */
+export interface PackInUse {
+  loaded: GuardPack;
+  used: PackUsed;
 }
 
 /** A question an `ask` verdict put to the simulated user, and the answer. */
@@ -95,8 +102,8 @@ export interface Guard {
   runtime: GuardRuntime;
   /** Tools whose verdicts the run records: the pack's write tools. */
   writeTools: ReadonlySet<string>;
-  /** The pack, recorded in each run. */
-  pack?: PackUsed;
+  /** The pack the runtime decides with, and the pack as each run records it. */
+  pack?: PackInUse;
 }
 
 /** What one episode needs. */
@@ -202,7 +209,7 @@ export async function runEpisode(options: EpisodeOptions): Promise<EpisodeResult
       verdicts,
       asks,
       usage: {},
-      ...(guard?.pack === undefined ? {} : { pack: guard.pack }),
+      ...(guard?.pack === undefined ? {} : { pack: guard.pack.used }),
     },
     traj,
   };

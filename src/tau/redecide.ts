@@ -1,11 +1,10 @@
 import { AgentGuardError } from '../errors.ts';
 import { fromOpenAIChat } from '../model/openai-chat.ts';
-import type { GuardPack } from '../pack/load-pack.ts';
 import { replay } from '../replay/replay.ts';
 import type { Trajectory } from '../replay/trajectories.ts';
 import { GuardRuntime } from '../runtime/guard-runtime.ts';
 import type { TauDomain } from './domain.ts';
-import { type CallVerdict, type EpisodeResult, notAnObject, type PackUsed } from './episode.ts';
+import { type CallVerdict, type EpisodeResult, notAnObject, type PackInUse } from './episode.ts';
 
 /**
  * Decides the write calls of unguarded runs again with `pack`, from the runs alone: an unguarded agent never saw a
@@ -22,7 +21,7 @@ import { type CallVerdict, type EpisodeResult, notAnObject, type PackUsed } from
  */
 export async function redecideRuns(
   domain: TauDomain,
-  pack: { loaded: GuardPack; used: PackUsed },
+  pack: PackInUse,
   writeTools: ReadonlySet<string>,
   runs: readonly EpisodeResult[],
 ): Promise<EpisodeResult[]> {

@@ -2,7 +2,6 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AgentGuardError } from '../errors.ts';
 import { writeAtomically } from '../files.ts';
-import type { GuardPack } from '../pack/load-pack.ts';
 import { type EpisodeOptions, type EpisodeResult, type Guard, type PackUsed, runEpisode } from './episode.ts';
 import { redecideRuns } from './redecide.ts';
 
@@ -22,11 +21,6 @@ export interface TrialsOptions extends Omit<EpisodeOptions, 'taskId' | 'trial' |
   out: string;
   /** Episodes run at once. Default 1. */
   concurrency?: number;
-  /**
-   * The pack of the arms' guards. Stored unguarded runs another pack decided (or none) are decided again with it;
-   * stored guarded runs another pack decided are refused, since their agent saw that pack.
-   */
-  pack?: { loaded: GuardPack; used: PackUsed };
   /** Called after each episode with the episodes done and the total (the resumed ones included), and the episode. */
   onProgress?: (done: number, total: number, arm: string, last: EpisodeResult) => void;
 }
@@ -36,15 +30,18 @@ export const armFile = (out: string, arm: string) => join(out, `${arm}.json`);
 
 const named = (pack: PackUsed) => `\`${pack.path}\` (sha256 ${pack.sha256.slice(0, 12)})`;
 
-/** An arm's stored runs with verdicts of `pack`: unguarded ones decided again where another pack decided them. */
+/**
+ * An arm's stored runs with verdicts of its guard's pack: unguarded ones decided again where another pack (or none)
+ * decided them; guarded ones of another pack are refused, since their agent saw that pack.
+ */
 async function withVerdictsOf(
   options: TrialsOptions,
   arm: Arm,
   file: string,
   runs: EpisodeResult[],
 ): Promise<EpisodeResult[]> {
-  const { pack } = options;
-  if (pack === undefined || arm.guard === undefined) return runs;
+  const pack = arm.guard?.pack;
+  if (arm.guard === undefined || pack === undefined) return runs;
   const other = (run: EpisodeResult) => run.info.pack?.sha256 !== pack.used.sha256;
   if (arm.name === 'guarded') {
     const decided = runs.find((run) => run.info.pack !== undefined && other(run))?.info.pack;
@@ -75,7 +72,7 @@ async function readRuns(file: string): Promise<EpisodeResult[]> {
 /**
  * Runs every task `trials` times on every arm and writes each arm's runs to `<out>/<arm>.json` as tau-bench trajectory
  * JSON, rewritten after every episode, so an interrupted run resumes: runs already in the files are kept, and only the
- * missing ones (and those that ended in an error) run again. Stored unguarded runs are decided again with `pack` where
+ * missing ones (and those that ended in an error) run again. Stored unguarded runs are decided again with the arm's pack where
  * another pack (or none) decided them; stored guarded runs of another pack are refused. Trials go in order, each over all tasks and arms, so the
  * arms stay comparable at any point. Returns each arm's runs.
  *

@@ -1,3 +1,4 @@
+import { quantile } from '../replay/report.ts';
 import type { EpisodeResult } from './episode.ts';
 import { isSuccess, passHatK } from './reward.ts';
 import { type ModelAccount, ModelUsage } from './usage.ts';
@@ -47,19 +48,14 @@ export interface GuardTime {
   shareOfWallTime?: number;
 }
 
-/** The value below which `share` of the sorted values lie (nearest rank). */
-function percentile(sorted: readonly number[], share: number): number {
-  return sorted[Math.max(0, Math.ceil(share * sorted.length) - 1)] ?? 0;
-}
-
 function guardTime(runs: readonly EpisodeResult[]): GuardTime {
   const times = runs
     .flatMap((run) => run.info.verdicts.flatMap((verdict) => verdict.duration_us ?? []))
     .sort((a, b) => a - b);
   const time: GuardTime = {
     calls: times.length,
-    medianUs: percentile(times, 0.5),
-    p95Us: percentile(times, 0.95),
+    medianUs: quantile(times, 0.5),
+    p95Us: quantile(times, 0.95),
     totalUs: times.reduce((sum, us) => sum + us, 0),
   };
   let guardUs = 0;

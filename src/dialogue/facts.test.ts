@@ -135,7 +135,9 @@ describe('Conversation.chose', () => {
     const summary = (...before: Message[]) =>
       new Conversation([
         ...before,
-        agent('Here is the booking:\n- Guests: 2\n- Insurance: No\n\nPlease confirm if everything is correct.'),
+        agent(
+          'Here is the booking:\n- Guests: 2\n- Insurance: to be decided\n\nPlease confirm if everything is correct.',
+        ),
         user('Yes, everything looks correct.'),
       ]).chose(insurance);
     assert.equal(summary().answer, 'unsure');
@@ -145,15 +147,65 @@ describe('Conversation.chose', () => {
     );
     assert.equal(declined.answer, 'yes');
   });
+  it('takes a yes to a summary that lists the matter as "Matter: value" as the option listed', () => {
+    const trip = { about: ['trip'], options: { one_way: ['one-way'], round_trip: ['round trip', 'return'] } };
+    const summary = new Conversation([
+      agent(
+        'Here is the booking:\n- **Trip Type:** One Way\n- **Travel Insurance:** No\n- Total: $172\n\nWould you like to proceed?',
+      ),
+      user('Yes, please proceed with the booking.'),
+    ]);
+    assert.deepEqual(
+      { ...summary.chose(insurance), reason: undefined },
+      {
+        answer: 'yes',
+        evidence: [
+          { message: 1, words: ['yes', 'please proceed'] },
+          { message: 0, words: ['no'] },
+        ],
+        value: 'no',
+        reason: undefined,
+      },
+    );
+    assert.equal(summary.chose({ ...trip, value: 'one_way' }).answer, 'yes');
+    assert.equal(summary.chose({ ...trip, value: 'round_trip' }).value, 'one_way');
+    const inline = new Conversation([agent('Flight HAT001, insurance: yes, cabin: economy. Proceed?'), user('Yes.')]);
+    assert.equal(inline.chose(insurance).value, 'yes');
+    const refused = new Conversation([agent('Insurance: No. Shall I book it?'), user('No, wait.')]);
+    assert.equal(refused.chose(insurance).answer, 'unsure');
+  });
   it('takes a clause of the user that negates the matter as the plain no', () => {
     const said = (text: string) => new Conversation([user(text)]).chose(insurance);
     assert.equal(said('Just me, and I do not need travel insurance, thanks.').value, 'no');
     assert.deepEqual(said("Yes, the details are right, but I don't want to include insurance.").evidence[0]?.words, [
-      "n't",
-      'insurance',
+      "don't want to include insurance",
     ]);
     assert.equal(said("I'll go ahead without the insurance.").value, 'no');
     assert.equal(said("I don't need bags. Insurance would be great.").answer, 'unsure');
+    assert.equal(said("I'm not sure about insurance yet.").answer, 'unsure');
+  });
+  it('takes an option named in a clause that refuses it as ruled out, not chosen', () => {
+    const card = 'The passenger details are Ana Ruiz, and the payment method will be my credit card ending in 7334.';
+    const declined = new Conversation([user(`${card} I do not wish to add travel insurance.`)]);
+    const travel = { ...insurance, options: { ...insurance.options, yes: ['add travel insurance', 'insurance'] } };
+    assert.deepEqual(declined.chose({ ...travel, value: 'yes' }), {
+      answer: 'no',
+      evidence: [{ message: 0, words: ['do not wish to add travel insurance'] }],
+      value: 'no',
+      reason: 'the user chose `no`, not `yes`',
+    });
+    assert.equal(new Conversation([user('No insurance, please.')]).chose(travel).value, 'no');
+    assert.equal(new Conversation([user("Please don't add travel insurance.")]).chose(travel).value, 'no');
+    assert.equal(new Conversation([user("I wouldn't mind travel insurance.")]).chose(travel).value, 'yes');
+    const trip = {
+      about: ['trip', 'ticket'],
+      options: { one_way: ['one way', 'one-way'], round_trip: ['round trip'] },
+    };
+    const oneWay = new Conversation([user('Actually, I only need a one-way ticket, not round trip.')]);
+    assert.equal(oneWay.chose({ ...trip, value: 'one_way' }).answer, 'yes');
+    const ruledOut = new Conversation([user('A round trip please.'), user('Not round trip, sorry.')]);
+    assert.equal(ruledOut.chose({ ...trip, value: 'round_trip' }).answer, 'no');
+    assert.equal(ruledOut.chose({ ...trip, value: 'one_way' }).answer, 'unsure');
   });
 });
 

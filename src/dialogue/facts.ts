@@ -6,6 +6,7 @@
 import type { Message, PastToolCall } from '../model/conversation.ts';
 import { type Answer, asksForConfirmation, type ReplyReading } from './affirmation.ts';
 import type { DomainDescription, ValueKind } from './domain-description.ts';
+import { mentions, refused } from './negation.ts';
 import { named, said } from './phrases.ts';
 
 /** The message and the words of it that decided an answer. */
@@ -204,15 +205,65 @@ export function statedValue(transcript: Transcript, request: StatedValue, domain
   return otherwise ?? { answer: 'unsure', evidence: [], reason: `the user has not stated \`${request.value}\`` };
 }
 
-/** The one option `text` names, or undefined when it names none or several. */
+/** What a message says of the options: those it names unrefused, each with its words, and those it only rules out. */
+interface OptionsNamed {
+  named: [string, string[]][];
+  ruledOut: [string, string[]][];
+}
+
+/**
+ * The options `text` (lower case) names by their phrases, apart from those it names only where their clause refuses
+ * them ("I do not wish to add travel insurance", "not round trip"; see `mentions`): those are ruled out.
+ */
+function optionsIn(text: string, options: Readonly<Record<string, readonly string[]>>): OptionsNamed {
+  const named: [string, string[]][] = [];
+  const ruledOut: [string, string[]][] = [];
+  for (const [option, phrases] of Object.entries(options)) {
+    const found = mentions(text, phrases);
+    const affirmed = found.filter((mention) => mention.affirmed).map((mention) => mention.phrase);
+    if (affirmed.length > 0) named.push([option, affirmed]);
+    else if (found.length > 0) ruledOut.push([option, found.flatMap((mention) => mention.refusals)]);
+  }
+  return { named, ruledOut };
+}
+
+/** The one option `text` (lower case) names unrefused, or undefined when it names none or several. */
 function optionNamed(
   text: string,
   options: Readonly<Record<string, readonly string[]>>,
 ): [string, string[]] | undefined {
-  const hits = Object.entries(options)
-    .map(([option, phrases]): [string, string[]] => [option, [...named(text, phrases)]])
-    .filter(([, words]) => words.length > 0);
-  return hits.length === 1 ? hits[0] : undefined;
+  const { named } = optionsIn(text, options);
+  return named.length === 1 ? named[0] : undefined;
+}
+
+/**
+ * The one option the agent's message lists for the matter as "Matter: value" ("- **Travel insurance:** No", "Trip
+ * type: One Way"): on a line, the words after a colon that follows the matter's words name it, by one of its phrases
+ * or by its value in words (`one_way`: "one way"). Undefined when no line lists the matter, or lines list several.
+ */
+function optionListed(message: string, choice: OfferedChoice): [string, string[]] | undefined {
+  const spelled = Object.fromEntries(
+    Object.entries(choice.options).map(([option, phrases]) => [option, [...phrases, option.replace(/_/g, ' ')]]),
+  );
+  const listed = new Map<string, string[]>();
+  for (const line of message.split('\n')) {
+    const parts = line.split(':');
+    for (let at = 1; at < parts.length; at++) {
+      const matter = (parts[at - 1] ?? '').split(/[,;.!?]/u).at(-1) ?? '';
+      if (named(matter, choice.about).length === 0) continue;
+      const option = optionNamed((parts[at] ?? '').split(/[,;.!?]/u)[0] ?? '', spelled);
+      if (option !== undefined) listed.set(option[0], [...(listed.get(option[0]) ?? []), ...option[1]]);
+    }
+  }
+  return listed.size === 1 ? [...listed][0] : undefined;
+}
+
+/**
+ * The one option an agent's summary settles on: the one it lists for the matter (see `optionListed`; the line that
+ * lists the matter decides, though its label may name an option too), else the one it names unrefused.
+ */
+function optionSummed(message: string, choice: OfferedChoice): [string, string[]] | undefined {
+  return optionListed(message, choice) ?? optionNamed(message, choice.options);
 }
 
 /**
@@ -225,29 +276,29 @@ function asksAbout(message: string, about: readonly string[]): boolean {
     .some((sentence) => named(sentence, about).length > 0 && asksForConfirmation(sentence));
 }
 
-/** Words that negate what a clause says of a matter: "I don't need insurance", "without the insurance". */
-const negation = /\b(no|not|never|without|decline|skip)\b|n't\b/u;
-
 /**
- * The negated clause of a user message that names the matter ("…, and I do not need travel insurance, thanks"), as
- * the words that name and negate it; undefined when no clause naming the matter negates it.
+ * What the user's own message settles among the options: the one option it names unrefused, else the matter's `onNo`
+ * when a clause of it refuses the matter ("I do not wish to add travel insurance"; see `mentions`) and rules out no
+ * `onNo`; undefined when it settles nothing.
  */
-function negatedAbout(message: string, about: readonly string[]): string[] | undefined {
-  for (const clause of message.split(/[,.;:!?]+|\b(?:and|but|so|also)\b/u)) {
-    const matter = named(clause, about);
-    const negated = negation.exec(clause);
-    if (matter.length > 0 && negated !== null) return [negated[0], ...matter];
-  }
-  return undefined;
+function optionSaid(text: string, choice: OfferedChoice, found: OptionsNamed): [string, string[]] | undefined {
+  if (found.named.length === 1) return found.named[0];
+  if (found.named.length > 0 || choice.onNo === undefined) return undefined;
+  if (found.ruledOut.some(([option]) => option === choice.onNo)) return undefined;
+  const declining = refused(text, choice.about);
+  return declining === undefined ? undefined : [choice.onNo, [declining]];
 }
 
 /**
  * Whether the user chose `value` among the options the agent offered on a matter (insurance, a cabin, a payment
  * method). The latest exchange about the matter decides: the user naming an option, or answering yes or no to an
- * agent message that names one option (a summary: the yes takes it) or whose question names the matter (`onYes`,
- * `onNo`; a yes to "Shall I proceed?" after a summary that lists the matter is not a yes to the matter), or the user
- * negating the matter in a clause of their own ("I don't need travel insurance": `onNo`).
- * `yes` when that is `value`, `no` when it is another option, `unsure` when nothing about the matter was settled.
+ * agent message that names one option or lists it for the matter ("Travel insurance: No"; a summary: the yes takes
+ * it) or whose question names the matter (`onYes`, `onNo`; a yes to "Shall I proceed?" after a summary that lists
+ * the matter under other words is not a yes to the matter), or the user refusing the matter in a clause of their own
+ * ("I don't need travel insurance": `onNo`). An option named where its clause refuses it ("I do not wish to add
+ * travel insurance", "one-way, not round trip") is ruled out, not chosen; a negation inside an option's own phrase
+ * ("no insurance") is the option. `yes` when what was settled is `value`, `no` when it is another option or the
+ * user ruled `value` out, `unsure` when nothing about the matter was settled.
  */
 export function choseOption(transcript: Transcript, choice: OfferedChoice): ValueFact {
   for (let index = transcript.messages.length - 1; index >= 0; index--) {
@@ -258,13 +309,12 @@ export function choseOption(transcript: Transcript, choice: OfferedChoice): Valu
     const asked = said(transcript.messages[proposal]);
     const aboutHere = named(lower, choice.about).length > 0 || named(asked, choice.about).length > 0;
     if (!aboutHere) continue;
-    let picked: [string, string[]] | undefined = optionNamed(lower, choice.options);
-    const declining = picked === undefined && choice.onNo !== undefined ? negatedAbout(lower, choice.about) : undefined;
-    if (declining !== undefined && choice.onNo !== undefined) picked = [choice.onNo, declining];
+    const options = optionsIn(lower, choice.options);
+    let picked = optionSaid(lower, choice, options);
     let evidence: Evidence[] = picked === undefined ? [] : [{ message: index, words: picked[1] }];
     const reading = transcript.answerAt(index);
     if (picked === undefined && reading !== undefined && reading.answer !== 'unsure') {
-      const summary = optionNamed(asked, choice.options);
+      const summary = optionSummed(asked, choice);
       const plain = reading.answer === 'yes' ? choice.onYes : choice.onNo;
       if (reading.answer === 'yes' && summary !== undefined) picked = summary;
       else if (plain !== undefined && transcript.asksAt(proposal) && asksAbout(asked, choice.about))
@@ -275,6 +325,17 @@ export function choseOption(transcript: Transcript, choice: OfferedChoice): Valu
           { message: proposal, words: picked[1].length > 0 ? picked[1] : named(asked, choice.about) },
         ];
       }
+    }
+    if (picked === undefined && options.named.length === 0 && options.ruledOut.length > 0) {
+      const words = options.ruledOut.flatMap(([, refusals]) => refusals);
+      const [out] = options.ruledOut.find(([option]) => option === choice.value) ?? [];
+      if (out !== undefined)
+        return { answer: 'no', evidence: [{ message: index, words }], reason: `the user ruled out \`${out}\`` };
+      return {
+        answer: 'unsure',
+        evidence: [{ message: index, words }],
+        reason: `the user ruled out ${options.ruledOut.map(([option]) => `\`${option}\``).join(', ')} without choosing another`,
+      };
     }
     if (picked === undefined) continue;
     const [option] = picked;

@@ -23,14 +23,18 @@ function wordAt(text: string, index: number, before: boolean): boolean {
   return point !== undefined && wordCharacter.test(String.fromCodePoint(point));
 }
 
-/** The first place `phrase` stands in `text` as whole words, case aside, or -1. */
-function find(text: string, phrase: string): number {
+/** Every place (start index) where `phrase` stands in `text` (lower case) as whole words, case aside, first first. */
+export function* places(text: string, phrase: string): Generator<number> {
   const needle = phrase.toLowerCase();
-  if (needle.trim() === '') return -1;
+  if (needle.trim() === '') return;
   for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + 1)) {
-    if (!wordAt(text, at - 1, true) && !wordAt(text, at + needle.length, false)) return at;
+    if (!wordAt(text, at - 1, true) && !wordAt(text, at + needle.length, false)) yield at;
   }
-  return -1;
+}
+
+/** Whether `phrase` stands in `text` as whole words. */
+function stands(text: string, phrase: string): boolean {
+  return !places(text, phrase).next().done;
 }
 
 const lowered = new WeakMap<Message, string>();
@@ -53,7 +57,7 @@ export function said(message: Message | undefined): string {
 const found = new WeakMap<readonly string[], Map<string, readonly string[]>>();
 
 function search(text: string, phrases: readonly string[]): readonly string[] {
-  return phrases.filter((phrase) => find(text, phrase) !== -1);
+  return phrases.filter((phrase) => stands(text, phrase));
 }
 
 /**

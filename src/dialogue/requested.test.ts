@@ -20,6 +20,7 @@ describe('Conversation.requested', () => {
 
   it('reads a complaint beside a request as the request', () => {
     assert.equal(read(user("The cover is scratched, I'm not happy and want a refund.")).answer, 'yes');
+    assert.equal(read(user("I didn't get a refund for the torn copy, can you send one?")).answer, 'yes');
   });
 
   it('answers yes to a question about it', () => {
@@ -33,6 +34,8 @@ describe('Conversation.requested', () => {
       'No refund needed, just replace it.',
       "I'm not asking for compensation, I only want my parcel.",
       'A refund is not necessary.',
+      'Store credit is fine, not a refund.',
+      "Please don't issue a voucher, I'll skip the refund too.",
     ]) {
       const fact = read(user(text));
       assert.equal(fact.answer, 'no', text);

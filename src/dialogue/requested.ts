@@ -4,23 +4,8 @@
  * not the user asking.
  */
 import { type Evidence, type Fact, proposalBefore, type Transcript } from './facts.ts';
-import { named, said } from './phrases.ts';
-
-/** Where a clause ends: a sentence's end, a semicolon, a comma or a "but". */
-const clauseEnd = /[.!?;,\n]|\bbut\b/gu;
-
-/** Words right before the matter, in its clause, that refuse it: "I don't want a voucher", "no need for compensation". */
-const refusedBefore = new RegExp(
-  [
-    String.raw`\b(don't|do not|doesn't|does not|didn't|did not|won't|will not|wouldn't|would not|not|never)(\s+(really|even|actually|particularly|necessarily))?\s+(want|need|expect|ask|asking|looking|interested|require|care|seeking)\b(\s+\S+){0,3}?\s*$`,
-    String.raw`\bno need (for|of)\b(\s+\S+){0,2}?\s*$`,
-    String.raw`\b(never ?mind|forget( about)?|without)\b(\s+\S+){0,2}?\s*$`,
-    String.raw`(^|\s)no\s+(more\s+|other\s+)?$`,
-  ].join('|'),
-  'u',
-);
-/** Words right after the matter, in its clause, that refuse it: "compensation isn't necessary". */
-const refusedAfter = /^(\s+\S+){0,2}?\s+(isn't|is not|aren't|are not|not)\s+(needed|necessary|required|wanted)\b/u;
+import { clauseAround, refusalAt } from './negation.ts';
+import { named, places, said } from './phrases.ts';
 
 /** A reply that declines the agent's offer outright ("No, thanks"), not one that only makes a yes wait. */
 const declinedOffer =
@@ -33,25 +18,16 @@ const asking =
 /** How one user message bears on the matter: asks for it, refuses it, or only mentions it; with the words. */
 type Stance = { stance: 'asks' | 'refuses' | 'mentions'; words: string[] };
 
-/** The clause of `text` around the place `at` (the start) to `end`: from the end of the clause before to the next. */
-function clauseAround(text: string, at: number, end: number): { before: string; after: string; whole: string } {
-  let start = 0;
-  for (const match of text.slice(0, at).matchAll(clauseEnd)) start = match.index + match[0].length;
-  const next = text.slice(end).search(clauseEnd);
-  const stop = next === -1 ? text.length : end + next;
-  return { before: text.slice(start, at), after: text.slice(end, stop), whole: text.slice(start, stop + 1) };
-}
-
 /** How a user message (lower case) bears on the matter named by `about`; undefined when it names none of it. */
 function stanceOf(text: string, about: readonly string[]): Stance | undefined {
   const words = named(text, about);
   if (words.length === 0) return undefined;
   let asks: string[] = [];
   for (const word of words) {
-    for (let at = text.indexOf(word); at !== -1; at = text.indexOf(word, at + 1)) {
+    for (const at of places(text, word)) {
+      const refusal = refusalAt(text, at, word);
+      if (refusal !== undefined) return { stance: 'refuses', words: [refusal] };
       const clause = clauseAround(text, at, at + word.length);
-      const refusal = refusedBefore.exec(clause.before) ?? refusedAfter.exec(clause.after);
-      if (refusal !== null) return { stance: 'refuses', words: [`${refusal[0].trim()} ${word}`.trim()] };
       if (asks.length === 0 && asking.test(clause.whole))
         asks = [clause.whole.replace(/^[\s,;.!?]+|[\s,;.!?]+$/gu, '')];
     }

@@ -16,6 +16,7 @@ const libraryFiles = new Map([
   ['/agentguard/dialogue/agreement', library('dialogue/agreement')],
   ['/agentguard/dialogue/canonical-text', library('dialogue/canonical-text')],
   ['/agentguard/dialogue/facts', library('dialogue/facts')],
+  ['/agentguard/dialogue/negation', library('dialogue/negation')],
   ['/agentguard/dialogue/phrases', library('dialogue/phrases')],
   ['/agentguard/dialogue/requested', library('dialogue/requested')],
   ['/agentguard/dialogue/terms', library('dialogue/terms')],

@@ -5,6 +5,7 @@
  */
 import type { Message, PastToolCall } from '../model/conversation.ts';
 import { type Answer, asksForConfirmation, type ReplyReading } from './affirmation.ts';
+import { datesStated, isIsoDate } from './dates.ts';
 import type { DomainDescription, ValueKind } from './domain-description.ts';
 import { mentions, refused } from './negation.ts';
 import { named, said } from './phrases.ts';
@@ -161,7 +162,9 @@ function referred(
 
 /**
  * Whether the user stated `value`, literally or by what the domain description lets name it among `records` (a city
- * for an airport code, "the card ending in 7803", "my gift card", "the original payment method", "the cheapest one").
+ * for an airport code, "the card ending in 7803", "my gift card", "the original payment method", "the cheapest one");
+ * an ISO date (`2001-04-12`) also in any written form that gives its day, month and year ("April 12, 2001", "12 April
+ * 2001", "04/13/2001"; digits that read as two dates, "04/12/2001", state neither: see `datesStated`).
  * `yes` when a user message names it or singles it out; otherwise `no` when the latest user message that refers to
  * the kind singles out another, `unsure` when it leaves several (this one among them) or nothing refers to the kind.
  */
@@ -170,6 +173,7 @@ export function statedValue(transcript: Transcript, request: StatedValue, domain
   const records = request.records ?? [];
   const mine = (record: Readonly<Record<string, unknown>>) =>
     kind !== undefined && holds(record, kind.key, request.value);
+  const dated = isIsoDate(request.value);
   let otherwise: ValueFact | undefined;
   for (let index = transcript.messages.length - 1; index >= 0; index--) {
     const message = transcript.messages[index];
@@ -178,6 +182,13 @@ export function statedValue(transcript: Transcript, request: StatedValue, domain
     const literal = named(lower, [request.value]);
     if (literal.length > 0)
       return { answer: 'yes', evidence: [{ message: index, words: literal }], value: request.value };
+    const date = dated ? datesStated(message).filter(({ date }) => date === request.value) : [];
+    if (date.length > 0)
+      return {
+        answer: 'yes',
+        evidence: [{ message: index, words: date.map(({ words }) => words) }],
+        value: request.value,
+      };
     if (kind === undefined) continue;
     const own = records.filter(mine).flatMap((record) => namesOf(lower, kind, record));
     if (own.length > 0) return { answer: 'yes', evidence: [{ message: index, words: own }], value: request.value };

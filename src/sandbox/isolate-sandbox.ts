@@ -15,6 +15,7 @@ const libraryFiles = new Map([
   ['/agentguard/dialogue/affirmation', library('dialogue/affirmation')],
   ['/agentguard/dialogue/agreement', library('dialogue/agreement')],
   ['/agentguard/dialogue/canonical-text', library('dialogue/canonical-text')],
+  ['/agentguard/dialogue/dates', library('dialogue/dates')],
   ['/agentguard/dialogue/facts', library('dialogue/facts')],
   ['/agentguard/dialogue/negation', library('dialogue/negation')],
   ['/agentguard/dialogue/phrases', library('dialogue/phrases')],

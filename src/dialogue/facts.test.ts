@@ -246,4 +246,22 @@ describe('Conversation.reasonGiven and askedAbout', () => {
     const given = conversation.reasonGiven(reasons, { asked: ['reason'] });
     assert.deepEqual([given.answer, given.value], ['yes', undefined]);
   });
+  it('names an answer of no listed kind to the question for the reason `other` when told to, and keeps a decline', () => {
+    const answered = (reply: string) =>
+      new Conversation([agent('Could you tell me the reason for the cancellation?'), user(reply)]).reasonGiven(
+        reasons,
+        { asked: ['reason'], other: 'other' },
+      );
+    assert.deepEqual(answered('A family matter came up.'), {
+      answer: 'yes',
+      evidence: [
+        { message: 1, words: [] },
+        { message: 0, words: ['reason'] },
+      ],
+      value: 'other',
+    });
+    assert.equal(answered('My plans changed.').value, 'change_of_plan');
+    assert.equal(answered("I'd rather not say.").answer, 'no');
+    assert.equal(answered("I'd rather not say.").value, undefined);
+  });
 });

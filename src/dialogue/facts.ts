@@ -368,17 +368,22 @@ const declined =
 export interface ReasonOptions {
   /**
    * Words that name the matter when the agent asks for the reason (e.g. `['reason']`): a user message after an
-   * assistant message that names it, not blank and not declining, gives a reason too (one of no listed kind: no
-   * `value`).
+   * assistant message that names it, not blank and not declining, gives a reason too, one of no listed kind (its
+   * `value` is `other`).
    */
   asked?: readonly string[];
+  /**
+   * The value of a reason of no listed kind given in answer to the agent's question (see `asked`), e.g. `'other'`;
+   * without it such a reason has no `value`.
+   */
+  other?: string;
 }
 
 /**
  * Whether the user gave one of `reasons` (each with the phrases that state it), and which: the latest user message
  * that states one, or declines to give any ("no specific reason", "I'd rather not say"), decides. `yes` with the
- * reason as `value`; `no` when the user declined; else `yes` without a value when the user answered the agent's
- * question for the reason (see `ReasonOptions.asked`); `unsure` when no user message states any.
+ * reason as `value`; `no` when the user declined; else `yes` with `ReasonOptions.other` as `value` when the user
+ * answered the agent's question for the reason (see `ReasonOptions.asked`); `unsure` when no user message states any.
  */
 export function gaveReason(
   transcript: Transcript,
@@ -403,6 +408,7 @@ export function gaveReason(
     }
   }
   const asked = answeredQuestion(transcript, options.asked ?? []);
+  if (asked !== undefined && options.other !== undefined) return { ...asked, value: options.other };
   return asked ?? { answer: 'unsure', evidence: [], reason: 'the user has not given a reason' };
 }
 

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { Answer } from '../dialogue/affirmation.ts';
 import type { DomainDescription } from '../dialogue/domain-description.ts';
-import type { Fact } from '../dialogue/facts.ts';
+import type { Fact, ReasonOptions } from '../dialogue/facts.ts';
 import type { Conversation } from '../model/conversation.ts';
 import { fromOpenAIChat } from '../model/openai-chat.ts';
 
@@ -69,8 +69,10 @@ function ask(conversation: Conversation, item: Item, domain: DomainDescription |
       return conversation.stated(request, domain);
     case 'chose':
       return conversation.chose(request);
-    case 'reasonGiven':
-      return conversation.reasonGiven((item.request as { reasons: Record<string, string[]> }).reasons);
+    case 'reasonGiven': {
+      const { reasons, ...options }: { reasons: Record<string, string[]> } & ReasonOptions = request;
+      return conversation.reasonGiven(reasons, options);
+    }
     case 'askedAbout':
       return conversation.askedAbout((item.request as { about: string[] }).about);
     case 'requested':

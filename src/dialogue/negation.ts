@@ -51,6 +51,7 @@ export function refusalAt(text: string, at: number, phrase: string): string | un
 
 /** How `text` (lower case) names one phrase: the places it stands, and whether it stands anywhere unrefused. */
 export interface Mention {
+  /** The phrase, as the caller gave it. */
   phrase: string;
   /** The refusing words of each refused place, the phrase with them. */
   refusals: string[];

@@ -5,6 +5,8 @@
  * and replays the 200 recorded GPT-4o runs through it and through the reviewed pack, printing where they agree.
  * `--record <file>` keeps every model answer (and resumes the file when it exists: its answers are given again to the
  * same requests); `--replay <file>` answers from such a recording, so a run's figures can be reproduced offline.
+ * `--draft-domain` keeps the domain description as drafted from the lookups' result schemas, without the compiler's
+ * domain step: how recordings made before that step replay.
  */
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -65,6 +67,7 @@ export async function runCompilerEvaluation(argv: readonly string[], answering?:
       json: { type: 'string' },
       timeout: { type: 'string', default: '120' },
       concurrency: { type: 'string', default: '1' },
+      'draft-domain': { type: 'boolean', default: false },
       'max-calls': { type: 'string', default: '1000' },
     },
   });
@@ -108,6 +111,7 @@ export async function runCompilerEvaluation(argv: readonly string[], answering?:
       timeZone: '-05:00',
       timeoutMs: Number(values.timeout) * 1000,
       concurrency: Number(values.concurrency),
+      describeDomain: !values['draft-domain'],
       onProgress: (line) => process.stderr.write(`${line}\n`),
     });
     if (values.json !== undefined) await writeAtomically(values.json, `${JSON.stringify(evaluation, null, 2)}\n`);

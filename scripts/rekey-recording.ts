@@ -11,7 +11,9 @@
  * or a repair whose prompt changed) with the next answer of the same step written for the same policy module (the
  * request names the module, the answer's code is that policy's check).
  *
- * `node scripts/rekey-recording.ts --recording <file> --note "<what changed>" [--by-policy] [--map <tools>] [--generate <tools>]`
+ * A recording made before the compiler's domain step is re-keyed with `--draft-domain` (and replayed with it).
+ *
+ * `node scripts/rekey-recording.ts --recording <file> --note "<what changed>" [--by-policy] [--draft-domain] [--map <tools>] [--generate <tools>]`
  */
 import { rm } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
@@ -63,11 +65,12 @@ const { values } = parseArgs({
     map: { type: 'string' },
     generate: { type: 'string' },
     'by-policy': { type: 'boolean', default: false },
+    'draft-domain': { type: 'boolean', default: false },
   },
 });
 if (values.recording === undefined || values.note === undefined) {
   throw new Error(
-    'usage: node scripts/rekey-recording.ts --recording <file> --note "<what changed>" [--by-policy] [--map …] [--generate …]',
+    'usage: node scripts/rekey-recording.ts --recording <file> --note "<what changed>" [--by-policy] [--draft-domain] [--map …] [--generate …]',
   );
 }
 const cassette = await readCassette(values.recording);
@@ -82,6 +85,7 @@ const report = await runCompilerEvaluation(
     values.recording,
     ...(values.map === undefined ? [] : ['--map', values.map]),
     ...(values.generate === undefined ? [] : ['--generate', values.generate]),
+    ...(values['draft-domain'] ? ['--draft-domain'] : []),
   ],
   inOrder,
 );

@@ -231,7 +231,7 @@ async function generate(
     ...(options.force === undefined ? {} : { force: options.force }),
     onProgress: (event) =>
       log(
-        `[generate] ${event.tool} ${event.policy}: ${event.step}${event.detail === undefined ? '' : ` (${event.detail.slice(0, 120)})`}`,
+        `[generate] ${[event.tool, event.policy].filter(Boolean).join(' ')}: ${event.step}${event.detail === undefined ? '' : ` (${event.detail.slice(0, 120)})`}`,
       ),
   });
   await mkdir(join(options.out, '.build'), { recursive: true });

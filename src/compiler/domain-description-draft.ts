@@ -42,12 +42,24 @@ function kindOf(schema: Schema, known: ValueKind | undefined): ValueKind {
   return kind;
 }
 
+/** Each record schema the lookups return, with the kind it is of (named after the property or lookup it stands under). */
+function kindRecords(lookups: readonly ToolSpec[]): [string, Schema][] {
+  const found: [string, Schema][] = [];
+  for (const lookup of lookups) {
+    if (lookup.returns === undefined) continue;
+    const mine: [string, Schema][] = [];
+    records(lookup.returns, lookup.name.replace(/^(get|list|search|find)_(all_)?/, '').replace(/_details$/, ''), mine);
+    for (const [under, schema] of mine) found.push([under.replace(/ies$/, 'y').replace(/s$/, ''), schema]);
+  }
+  return found;
+}
+
 /**
  * Drafts a pack's domain description from its lookups' result schemas: a kind for every record with an id, whose
  * name-like fields (`name`, `city`, …) name it, whose digit fields (`last_four`) name it when said, and whose class
  * field (`source`, `type`, …) sorts it (each class named by its value in words, and by phrases for the enumerated
- * values). Roles and orders ("the
- * original payment method", "the cheapest") need a reviewer: the draft leaves them out.
+ * values). Roles and orders ("the original payment method", "the cheapest") are not in the schemas: the compiler's
+ * domain step adds them from the policy document (see `domainDescriptionPrompt`), and a reviewer checks them.
  *
  * @example
  * ```ts
@@ -56,16 +68,30 @@ function kindOf(schema: Schema, known: ValueKind | undefined): ValueKind {
  */
 export function draftDomainDescription(lookups: readonly ToolSpec[]): DomainDescription {
   const kinds: Record<string, ValueKind> = {};
-  for (const lookup of lookups) {
-    if (lookup.returns === undefined) continue;
-    const found: [string, Schema][] = [];
-    records(lookup.returns, lookup.name.replace(/^(get|list|search|find)_(all_)?/, '').replace(/_details$/, ''), found);
-    for (const [under, schema] of found) {
-      const name = under.replace(/ies$/, 'y').replace(/s$/, '');
-      kinds[name] = kindOf(schema, kinds[name]);
-    }
-  }
+  for (const [name, schema] of kindRecords(lookups)) kinds[name] = kindOf(schema, kinds[name]);
   return { kinds };
+}
+
+/**
+ * The fields of each kind's records and their JSON types, from the lookups' result schemas: what a domain description
+ * may name (a name field, an order's field).
+ *
+ * @example
+ * ```ts
+ * kindFields(lookups); // { payment_method: { id: 'string', source: 'string', amount: 'number' }, … }
+ * ```
+ */
+export function kindFields(lookups: readonly ToolSpec[]): Record<string, Record<string, string>> {
+  const fields: Record<string, Record<string, string>> = {};
+  for (const [name, schema] of kindRecords(lookups)) {
+    const properties = (schema.properties ?? {}) as Record<string, Schema>;
+    const known = fields[name] ?? {};
+    for (const [field, property] of Object.entries(properties)) {
+      known[field] = typeof property.type === 'string' ? property.type : 'unknown';
+    }
+    fields[name] = known;
+  }
+  return fields;
 }
 
 /**

@@ -14,6 +14,8 @@ import type { ToolSpec } from '../pack/tool-spec.ts';
 import type { Sandbox } from '../sandbox/sandbox.ts';
 import { askStep, type StepRunner } from './ask-step.ts';
 import { checkPolicyCode } from './check-policy.ts';
+import { domainDescriptionSource, draftDomainDescription, kindFields } from './domain-description-draft.ts';
+import { completeDomainDescription, domainDescriptionPrompt, domainProblems } from './domain-description-step.ts';
 import { domainHelpers } from './domain-helpers.ts';
 import { argsTypeName, domainTypes, policyTypes } from './domain-types.ts';
 import { implementationPrompt, lookupsPrompt, repairPrompt, testCasesPrompt } from './generator-prompts.ts';
@@ -57,6 +59,12 @@ export interface GenerateOptions {
   force?: boolean;
   /** Policies generated at the same time, each its own sequence of model calls and tests. Default 1. */
   concurrency?: number;
+  /**
+   * Whether the domain step completes the drafted domain description (roles, orders, class phrases) from the policy
+   * document, one model call, where neither `helpers` nor the pack holds a reviewed one. Default true; false keeps the
+   * draft as drafted (how builds recorded before the step replay).
+   */
+  describeDomain?: boolean;
   onProgress?: (event: GenerateEvent) => void;
 }
 
@@ -64,7 +72,16 @@ export interface GenerateOptions {
 export interface GenerateEvent {
   tool: string;
   policy: string;
-  step: 'unchanged' | 'kept' | 'lookups' | 'test_case' | 'implementation' | 'repair' | 'enforced' | 'not_enforced';
+  step:
+    | 'domain'
+    | 'unchanged'
+    | 'kept'
+    | 'lookups'
+    | 'test_case'
+    | 'implementation'
+    | 'repair'
+    | 'enforced'
+    | 'not_enforced';
   detail?: string;
 }
 
@@ -116,12 +133,7 @@ const readRecords = async (out: string): Promise<Record<string, PolicyRecord>> =
   }
 };
 
-/** The pack's domain description as a person reviewed it, kept over the draft when the pack already holds one. */
-async function withReviewed(out: string, helpers: Map<string, string>): Promise<Map<string, string>> {
-  const path = 'guards/lib/domain-description.ts';
-  if (existsSync(join(out, path))) helpers.set(path, await readFile(join(out, path), 'utf8'));
-  return helpers;
-}
+const descriptionPath = 'guards/lib/domain-description.ts';
 
 /** What is wrong with a test-case answer: an index missing, repeated or unknown, or arguments the schema refuses. */
 function caseProblems(
@@ -164,16 +176,7 @@ export async function generatePack(options: GenerateOptions): Promise<PolicyRepo
   const records: Record<string, PolicyRecord> = {};
   const types = await domainTypes(options.tools);
   const lookupTools = options.tools.filter((tool) => tool.readOnly);
-  const helpers =
-    options.helpers !== undefined && options.helpers.size > 0
-      ? options.helpers
-      : await withReviewed(out, domainHelpers(options.timeZone, lookupTools));
-  const ajv = new Ajv({ allErrors: true, strict: false });
-  const files = new Map<string, string>([['types.ts', types], ...helpers]);
-  const reports: PolicyReport[] = [];
-  const guards: Manifest['guards'] = {};
   const progress = (event: GenerateEvent) => options.onProgress?.(event);
-
   const runner: StepRunner = {
     model: options.model,
     budget: options.budget,
@@ -185,6 +188,27 @@ export async function generatePack(options: GenerateOptions): Promise<PolicyRepo
     input: Input,
     check?: (value: Output) => string[],
   ) => askStep(runner, template, input, check);
+
+  /** The pack's domain description: as a person reviewed it where the pack holds one, else the draft completed. */
+  const describedDomain = async (): Promise<string> => {
+    if (existsSync(join(out, descriptionPath))) return readFile(join(out, descriptionPath), 'utf8');
+    const draft = draftDomainDescription(lookupTools);
+    if (options.describeDomain === false || Object.keys(draft.kinds).length === 0)
+      return domainDescriptionSource(draft);
+    progress({ tool: '', policy: 'domain description', step: 'domain' });
+    const fields = kindFields(lookupTools);
+    const input = { policyDocument: options.policyDocument, draft, fields };
+    const additions = await ask(domainDescriptionPrompt, input, (answer) => domainProblems(draft, fields, answer));
+    return domainDescriptionSource(completeDomainDescription(draft, additions));
+  };
+  const helpers: ReadonlyMap<string, string> =
+    options.helpers !== undefined && options.helpers.size > 0
+      ? options.helpers
+      : domainHelpers(options.timeZone, lookupTools).set(descriptionPath, await describedDomain());
+  const ajv = new Ajv({ allErrors: true, strict: false });
+  const files = new Map<string, string>([['types.ts', types], ...helpers]);
+  const reports: PolicyReport[] = [];
+  const guards: Manifest['guards'] = {};
 
   const runTests = (policy: string, file: string, code: string, cases: readonly TestCase[]) =>
     checkPolicyCode({

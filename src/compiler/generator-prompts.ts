@@ -29,12 +29,14 @@ const reviewerReading =
 export const conversationFacts = [
   "Where the policy depends on what was said (the user agreed, confirmed, stated a value, chose an option, gave a reason; the agent asked, offered or told), ask the conversation's questions: `context.conversation.agreed` (with its `terms`), `stated`, `chose`, `reasonGiven` (with its `options`), `askedAbout` and `requested` (declared above). Each answers 'yes', 'no' or 'unsure' with the evidence. Never read message text yourself (no `text`, `userTexts()`, `includes`, regular expressions or lower-casing of messages): the build flags a check that does.",
   '- `stated` takes the value the call uses and, for values a person names otherwise (a city for a station code, "my voucher", "the card ending in 4242", "the original payment method", "the cheapest one"), its `kind` in the pack\'s domain description (`domain` from `guards/lib/domain-description.ts`) and the records of that kind from lookups.',
-  "- Decide with `decide(fact, { need, question })` from `guards/lib/dialogue.ts`: a 'yes' lets the check go on; a 'no' denies, naming what decided; 'unsure' asks the person `question` (unsure is not no). Pass `missingDenies: true` only where the policy says a missing fact must deny.",
+  '- Where the domain description gives the kind `roles` ("the original payment method"), pass `roles` with the value playing each role in this call, worked out from the records the check looked up (for `original`, the method the record was paid with): without it, a phrase naming the role names nothing.',
+  "- Decide with `decide(fact, { need, question })` from `guards/lib/dialogue.ts`: a 'yes' lets the check go on; a 'no' denies, naming what decided; 'unsure' asks the person `question` (unsure is not no). Pass `missingDenies: true` only where the policy says that a fact nobody stated must refuse the call; \"deny if the user did not give X\" is what a 'no' decides, and an unsure X is asked about.",
   "- An explicit confirmation is one call: `unconfirmed(context, tool, { action, details }, sameTarget, terms)`, which denies what is not a yes. What the call must keep of what was agreed goes in `terms`, never in a second `agreed` whose `names` are a detail (a class of service, a payment method): `amount` (what the call charges, with the domain's `amounts` description where it has one), `values` (the values it uses, such as how it pays, each as for `stated`, with `domain`), `items` (the items it changes among those a proposal may list); also `changes` (every tool of the domain that changes records: a successful call of one ends what an earlier yes covered) and `corrects` (for a tool that may reject a call the user then corrects, e.g. another payment method: whether a rejected call is this one but for that). A term answered 'no' denies; one the proposal leaves unsaid ('unsure') does not, since a proposal need not spell out every detail.",
   '- A value the user must give or choose (the id of the record to act on, how to pay, where to ship): `valueChosen(context, call, value, domain)` from `guards/lib/dialogue.ts`: the user\'s own words name it, or the user said yes to a proposal that names it, which obtains it from the user as well ("… paid with your voucher. Shall I go ahead?" chooses the voucher). Use `chose` only for options the agent offered on a matter; a plain yes or no picks `onYes`/`onNo` only when the agent\'s question names the matter, so a yes to "Here is the order … Shall I proceed?" settles nothing about it, and a clause of the user that negates the matter ("I don\'t need gift wrapping") picks `onNo`.',
-  "- A reason: `reasonGiven(reasons, { asked: [words that name it, e.g. 'reason'] })`, so that the user's answer to the agent's question for it counts; it is 'no' only when the user declined to give one. That the agent told the user something (an amount, a difference in price) is the agreement's `amount` term, not `askedAbout`, which answers whether the agent asked a question.",
+  "- A reason: `reasonGiven(reasons, { asked: [words that name it, e.g. 'reason'] })`, so that the user's answer to the agent's question for it counts, and `other` where the policy accepts reasons of other kinds too (\"or other reasons\"): an answer of no listed kind is then that reason; it is 'no' only when the user declined to give one. That the agent told the user something (an amount, a difference in price) is the agreement's `amount` term, not `askedAbout`, which answers whether the agent asked a question.",
   "- That the user asked for something on their own (what a policy says the agent must not offer unprompted): `requested(words the domain uses for it)`; the user merely accepting the agent's offer is 'no'.",
   "- Where a policy compares an argument with what the user said (the option taken, the value named), deny only on 'no': 'unsure' asks.",
+  "- Ask each question once and decide on its answer. Add no suspicion of your own on top of a 'yes' (a later message, another record that might fit, a proposal that does not repeat the value): the readings already answer 'no' on a correction and 'unsure' where several records fit.",
 ].join('\n');
 
 /** When and how the policy's clock and zone-less timestamps are given. */
@@ -135,7 +137,7 @@ export const implementationPrompt: PromptTemplate<
   typeof codeAnswer
 > = {
   id: 'generate.implementation',
-  version: 5,
+  version: 6,
   system: `You write TypeScript guard code that decides one policy before a tool call runs. ${untrusted}`,
   render: ({ tool, policy, file, types, helpers, lookups, argsType, cases, clock, timeZone }) =>
     [
@@ -165,7 +167,7 @@ export const repairPrompt: PromptTemplate<
   typeof codeAnswer
 > = {
   id: 'generate.repair',
-  version: 4,
+  version: 5,
   system: `You fix TypeScript guard code so that it type-checks and passes its tests. ${untrusted}`,
   render: ({ file, code, typeErrors, failures }) =>
     [

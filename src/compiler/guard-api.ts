@@ -198,9 +198,14 @@ export interface Agreement extends Fact {
 export interface ReasonOptions {
   /**
    * Words that name the matter when the agent asks for it (e.g. ['reason']): the user's answer to an agent message
-   * that names it, not blank and not declining, gives a reason too (one of no listed kind: no \`value\`).
+   * that names it, not blank and not declining, gives a reason too (one of no listed kind: its \`value\` is \`other\` when given).
    */
   asked?: readonly string[];
+  /**
+   * The value of a reason of no listed kind given in answer to the question for it (see \`asked\`), e.g. 'other'
+   * where the policy accepts other reasons.
+   */
+  other?: string;
 }
 
 /** A value the call uses, to look for in what the user said. */
@@ -225,7 +230,7 @@ export interface OfferedChoice {
   value: string;
   /** The option a plain yes picks when the agent asked about the matter ("Would you like gift wrap?"). */
   onYes?: string;
-  /** The option a plain no picks, and a clause of the user that negates the matter ("I don't need it"). */
+  /** The option a plain no picks, and a clause of the user that refuses the matter ("I don't need it"). */
   onNo?: string;
 }
 
@@ -279,17 +284,22 @@ export interface Conversation {
    * Did the user state this value, literally or as the domain description lets name it among \`records\` ("Lisbon"
    * for LIS, "my voucher", "the card ending in 4242", "the original payment method", "the cheapest one")? 'yes':
    * a user message names it or singles it out; 'no': the user singled out another; 'unsure': nothing, or several fit.
+   * A value that is an ISO date (2025-03-14) is also stated as "March 14, 2025", "14 March 2025", "03/14/2025";
+   * digits that read as two dates ("03/04/2025") state neither.
    */
   stated(request: StatedValue, domain?: DomainDescription): ValueFact;
   /**
    * Did the user choose \`choice.value\` among the options the agent offered ('no': another option; \`value\`: which)?
-   * A plain yes or no picks \`onYes\` or \`onNo\` only when the agent's question itself names the matter; a clause of
-   * the user that negates the matter ("I don't need gift wrapping") picks \`onNo\`.
+   * A plain yes or no picks \`onYes\` or \`onNo\` only when the agent's question itself names the matter; a clause that
+   * refuses the matter ("I don't need gift wrapping") picks \`onNo\`; an option named where its clause refuses it
+   * ("don't have it gift wrapped", "standard, not express") is ruled out ('no' when it is \`value\`); a yes to a
+   * summary that lists the matter as "Gift wrap: No" takes the option after the colon (its phrase or its key in words).
    */
   chose(choice: OfferedChoice): ValueFact;
   /**
    * Did the user give one of these reasons (each with phrases that state it), and which (\`value\`)? 'no' when the user
-   * declined to give one; with \`options.asked\`, the user's answer to the agent's question for it is a reason too.
+   * declined to give one; with \`options.asked\`, the user's answer to the agent's question for it is a reason too,
+   * whose \`value\` is \`options.other\` when given.
    */
   reasonGiven(reasons: Readonly<Record<string, readonly string[]>>, options?: ReasonOptions): ValueFact;
   /** Did the agent ask the user about the matter (any of \`about\`) before the call? 'yes' or 'no'. */

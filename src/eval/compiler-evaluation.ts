@@ -46,6 +46,8 @@ export interface CompilerEvaluationOptions {
   timeoutMs?: number;
   /** Tools mapped and policies generated at the same time. Default 1. */
   concurrency?: number;
+  /** Whether the domain step completes the drafted domain description (see `GenerateOptions.describeDomain`). */
+  describeDomain?: boolean;
   onProgress?: (line: string) => void;
 }
 
@@ -160,6 +162,7 @@ export async function evaluateCompiler(options: CompilerEvaluationOptions): Prom
     maxRepairs: options.maxRepairs ?? 3,
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+    ...(options.describeDomain === undefined ? {} : { describeDomain: options.describeDomain }),
     onProgress: (event) => progress(`[generate] ${event.policy}: ${event.step}`),
   });
 

@@ -84,17 +84,23 @@ describe('npm run eval:compiler -- --replay <recording>', () => {
     assert.equal(total, 135);
   });
 
-  it('reproduces the run of a chat model on the prompts with conversation facts: five tools mapped, three generated', async () => {
+  it('reproduces the run of a chat model on the prompts with the domain step and conversation facts', async () => {
     const evaluation = await threeToolsFrom(facts);
     const { precision, recall } = evaluation.mapping.reference;
-    assert.deepEqual([precision.toFixed(3), recall.toFixed(3)], ['0.852', '0.852']);
-    assert.equal(evaluation.mapping.grouping.fuzzy_rand_index.toFixed(3), '0.935');
+    assert.deepEqual([precision.toFixed(3), recall.toFixed(3)], ['0.868', '0.852']);
+    assert.equal(evaluation.mapping.grouping.fuzzy_rand_index.toFixed(3), '0.937');
     assert.deepEqual(evaluation.tests, { cases: 198, passed: 198 });
     assert.deepEqual(
       Object.fromEntries(Object.entries(evaluation.replay.tools).map(([tool, figures]) => [tool, figures.agree])),
-      { book_reservation: 44, update_reservation_flights: 85, cancel_reservation: 62 },
+      { book_reservation: 44, update_reservation_flights: 88, cancel_reservation: 65 },
     );
+    // No generated policy refuses more than 10% of its tool's calls where the reviewed pack allows them.
+    const beyond = evaluation.replay.policies.map(
+      (policy) => (policy.refused - policy.refusedByReviewed) / policy.calls,
+    );
+    assert.ok(Math.max(...beyond) <= 0.1, `the most a policy refuses beyond the reviewed pack: ${Math.max(...beyond)}`);
+    assert.equal(evaluation.spending['generate.domain_description@v1']?.calls, 1);
     const total = Object.values(evaluation.spending).reduce((sum, step) => sum + step.calls, 0);
-    assert.equal(total, 134);
+    assert.equal(total, 128);
   });
 });

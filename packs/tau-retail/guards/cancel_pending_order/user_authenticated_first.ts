@@ -1,22 +1,11 @@
 /** `cancel_pending_order.user_authenticated_first`: Before cancel_pending_order is called, the user's identity must have been authenticated in this conversation by locating their user id with find_user_id_by_email (email) or find_user_id_by_name_zip (first name, last name and zip code) from details the user gave, and the lookup must have returned a user id. A user id merely stated by the user does not count. */
-import type { PastToolCall, PolicyCheck } from 'agentguard';
+import type { PolicyCheck } from 'agentguard';
 import type { CancelPendingOrderArgs } from '../../types.ts';
-
-/** The lookups that authenticate a user by locating their user id. */
-const authenticationLookups: ReadonlySet<string> = new Set(['find_user_id_by_email', 'find_user_id_by_name_zip']);
-
-/** The user id an authentication lookup located, or undefined when it failed or returned nothing. */
-function locatedUserId(past: PastToolCall): string | undefined {
-  const result = past.result?.trim();
-  if (result === undefined || result === '' || result.startsWith('Error')) return undefined;
-  return result;
-}
+import { authenticationAttempts, locatedUserId } from '../lib/authentication.ts';
 
 export const check: PolicyCheck<CancelPendingOrderArgs> = async (args, context) => {
-  const attempts = context.conversation.toolCalls().filter((past) => authenticationLookups.has(past.call.name));
-  for (const past of attempts) {
-    if (locatedUserId(past) !== undefined) return undefined;
-  }
+  const attempts = authenticationAttempts(context);
+  if (attempts.some((past) => locatedUserId(past) !== undefined)) return undefined;
   const tried = attempts.map((past) => ({
     tool: past.call.name,
     arguments: past.call.arguments,

@@ -1,22 +1,11 @@
 /** `exchange_delivered_order_items.user_authenticated_first`: Before the call, the user's identity must have been authenticated in this conversation by locating their user id with find_user_id_by_email (email) or find_user_id_by_name_zip (first name, last name and zip code), even if the user already stated a user id. If no such successful lookup happened earlier in the conversation, the call is not allowed. */
-import type { PastToolCall, PolicyCheck } from 'agentguard';
+import type { PolicyCheck } from 'agentguard';
 import type { ExchangeDeliveredOrderItemsArgs } from '../../types.ts';
-
-/** The lookups that authenticate a user by locating their user id. */
-const authenticationLookups: ReadonlySet<string> = new Set(['find_user_id_by_email', 'find_user_id_by_name_zip']);
-
-/** The user id an authentication lookup located, or undefined when it failed or returned nothing. */
-function locatedUserId(past: PastToolCall): string | undefined {
-  const result = past.result?.trim();
-  if (result === undefined || result === '' || result.startsWith('Error')) return undefined;
-  return result;
-}
+import { authenticationAttempts, locatedUserId } from '../lib/authentication.ts';
 
 export const check: PolicyCheck<ExchangeDeliveredOrderItemsArgs> = async (args, context) => {
-  const attempts = context.conversation.toolCalls().filter((past) => authenticationLookups.has(past.call.name));
-  for (const past of attempts) {
-    if (locatedUserId(past) !== undefined) return undefined;
-  }
+  const attempts = authenticationAttempts(context);
+  if (attempts.some((past) => locatedUserId(past) !== undefined)) return undefined;
   const tried = attempts.map((past) => ({
     tool: past.call.name,
     arguments: past.call.arguments,

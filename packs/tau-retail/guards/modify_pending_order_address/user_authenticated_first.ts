@@ -1,19 +1,11 @@
 /** `modify_pending_order_address.user_authenticated_first`: Before the call, the user's identity must have been authenticated in this conversation by locating their user id with find_user_id_by_email (from the email the user gave) or find_user_id_by_name_zip (from the first name, last name and zip code the user gave), and that lookup must have returned a user id. A user id merely stated by the user does not count. */
-import type { PastToolCall, PolicyCheck } from 'agentguard';
+import type { PolicyCheck } from 'agentguard';
 import type { ModifyPendingOrderAddressArgs } from '../../types.ts';
-
-const authenticationTools: readonly string[] = ['find_user_id_by_email', 'find_user_id_by_name_zip'];
-
-/** Whether an earlier call is an authentication lookup that returned a user id (not an error, not empty). */
-function authenticated(past: PastToolCall): boolean {
-  if (!authenticationTools.includes(past.call.name)) return false;
-  const result = (past.result ?? '').trim();
-  return result !== '' && !result.startsWith('Error');
-}
+import { authenticationAttempts, locatedUserId } from '../lib/authentication.ts';
 
 export const check: PolicyCheck<ModifyPendingOrderAddressArgs> = async (args, context) => {
-  const lookups = context.conversation.toolCalls().filter((past) => authenticationTools.includes(past.call.name));
-  if (lookups.some(authenticated)) return undefined;
+  const lookups = authenticationAttempts(context);
+  if (lookups.some((past) => locatedUserId(past) !== undefined)) return undefined;
   return {
     message:
       lookups.length === 0

@@ -1,18 +1,11 @@
 /** `modify_pending_order_payment.user_authenticated_first`: Before modify_pending_order_payment is called, the user's identity must have been authenticated in this conversation by locating their user id with find_user_id_by_email (email) or find_user_id_by_name_zip (first name, last name and zip code) from details the user gave, and the lookup must have returned a user id. A user id merely stated by the user does not count. */
 import type { PolicyCheck } from 'agentguard';
 import type { ModifyPendingOrderPaymentArgs } from '../../types.ts';
-
-const isAuthenticationLookup = (name: string): boolean =>
-  name === 'find_user_id_by_email' || name === 'find_user_id_by_name_zip';
+import { authenticationAttempts, locatedUserId } from '../lib/authentication.ts';
 
 export const check: PolicyCheck<ModifyPendingOrderPaymentArgs> = async (args, context) => {
-  const attempts = context.conversation.toolCalls().filter((past) => isAuthenticationLookup(past.call.name));
-  // A successful lookup returned a user id: a non-empty result that is not an error text.
-  const located = attempts.find((past) => {
-    const result = past.result?.trim();
-    return result !== undefined && result !== '' && !result.startsWith('Error');
-  });
-  if (located !== undefined) return undefined;
+  const attempts = authenticationAttempts(context);
+  if (attempts.some((past) => locatedUserId(past) !== undefined)) return undefined;
 
   return {
     message:

@@ -1,19 +1,11 @@
 /** `modify_user_address.authenticate_user_first`: Before modify_user_address is called, the user's identity must have been authenticated in this conversation by a successful call to find_user_id_by_email or find_user_id_by_name_zip that returned a user id. This applies even if the user stated their user id themselves. If no such lookup has succeeded earlier in the conversation, the call is not allowed. */
-import type { PastToolCall, PolicyCheck } from 'agentguard';
+import type { PolicyCheck } from 'agentguard';
 import type { ModifyUserAddressArgs } from '../../types.ts';
-
-const authenticationTools: readonly string[] = ['find_user_id_by_email', 'find_user_id_by_name_zip'];
-
-/** Whether an earlier call is an authentication lookup that returned a user id (not an error, not empty). */
-function authenticated(past: PastToolCall): boolean {
-  if (!authenticationTools.includes(past.call.name)) return false;
-  const result = (past.result ?? '').trim();
-  return result !== '' && !result.startsWith('Error');
-}
+import { authenticationAttempts, locatedUserId } from '../lib/authentication.ts';
 
 export const check: PolicyCheck<ModifyUserAddressArgs> = async (args, context) => {
-  const lookups = context.conversation.toolCalls().filter((past) => authenticationTools.includes(past.call.name));
-  if (lookups.some(authenticated)) return undefined;
+  const lookups = authenticationAttempts(context);
+  if (lookups.some((past) => locatedUserId(past) !== undefined)) return undefined;
   return {
     message:
       lookups.length === 0

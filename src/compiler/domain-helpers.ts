@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { AgentGuardError } from '../errors.ts';
-import type { ToolSpec } from '../pack/tool-spec.ts';
 import { packagePath } from '../package-root.ts';
-import { domainDescriptionSource, draftDomainDescription } from './domain-description-draft.ts';
+import { domainDescriptionSource } from './domain-description-draft.ts';
 
 /**
  * agentguard's reading of conversation facts into findings, shipped into generated packs as written (see `pack-lib/dialogue.ts`, which the
@@ -22,15 +21,19 @@ export function checkTimeZone(zone: string): string {
  * The helper modules agentguard offers every generated check when the user gives none: `guards/lib/domain.ts` (a
  * typed `lookup` over the pack's `Lookups`, and `timeOf`, which reads zone-less timestamps in the policy's time
  * zone), `guards/lib/dialogue.ts` (conversation facts into findings: a yes goes on, a no denies, unsure asks) and
- * `guards/lib/domain-description.ts` (how values may be referred to, drafted from the lookups' result schemas). They
- * are written without a model, so they cost no call and every policy shares them.
+ * `guards/lib/domain-description.ts` (how values may be referred to: `description`, the source of that module;
+ * default, a description of no kinds). The first two are written without a model, so they cost no call and every
+ * policy shares them.
  *
  * @example
  * ```ts
- * const helpers = domainHelpers('-05:00', lookups); // Map { 'guards/lib/domain.ts' => '…', … }
+ * const helpers = domainHelpers('-05:00', domainDescriptionSource(draftDomainDescription(lookups)));
  * ```
  */
-export function domainHelpers(timeZone = 'Z', lookups: readonly ToolSpec[] = []): Map<string, string> {
+export function domainHelpers(
+  timeZone = 'Z',
+  description = domainDescriptionSource({ kinds: {} }),
+): Map<string, string> {
   const zone = checkTimeZone(timeZone);
   const domain = `/** Helpers shared by this pack's checks. Written by agentguard. */
 import type { GuardContext } from 'agentguard';
@@ -64,6 +67,6 @@ export function timeOf(timestamp: string): number {
   return new Map([
     ['guards/lib/domain.ts', domain],
     ['guards/lib/dialogue.ts', dialogueSource()],
-    ['guards/lib/domain-description.ts', domainDescriptionSource(draftDomainDescription(lookups))],
+    ['guards/lib/domain-description.ts', description],
   ]);
 }

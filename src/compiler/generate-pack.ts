@@ -204,7 +204,7 @@ export async function generatePack(options: GenerateOptions): Promise<PolicyRepo
   const helpers: ReadonlyMap<string, string> =
     options.helpers !== undefined && options.helpers.size > 0
       ? options.helpers
-      : domainHelpers(options.timeZone, lookupTools).set(descriptionPath, await describedDomain());
+      : domainHelpers(options.timeZone, await describedDomain());
   const ajv = new Ajv({ allErrors: true, strict: false });
   const files = new Map<string, string>([['types.ts', types], ...helpers]);
   const reports: PolicyReport[] = [];

@@ -102,6 +102,15 @@ describe('Conversation.stated', () => {
     assert.equal(pay('Use a gift card.', 'gift_card_1').answer, 'unsure');
     assert.equal(pay('Hello', 'gift_card_1').answer, 'unsure');
   });
+  it('reads no other value the call uses alongside as against this one', () => {
+    const trip = new Conversation([user('From JFK to the Motor City, please.')]);
+    const destination = { value: 'DTW', kind: 'airport', records: airports };
+    assert.equal(trip.stated(destination, domain).answer, 'no');
+    assert.equal(trip.stated({ ...destination, alongside: ['JFK'] }, domain).answer, 'unsure');
+    const other = new Conversation([user('To New York.')]);
+    assert.equal(other.stated({ ...destination, alongside: ['JFK'] }, domain).answer, 'unsure');
+    assert.equal(other.stated(destination, domain).answer, 'no');
+  });
 });
 
 describe('Conversation.chose', () => {
@@ -196,7 +205,7 @@ describe('Conversation.chose', () => {
     });
     assert.equal(new Conversation([user('No insurance, please.')]).chose(travel).value, 'no');
     assert.equal(new Conversation([user("Please don't add travel insurance.")]).chose(travel).value, 'no');
-    assert.equal(new Conversation([user("I wouldn't mind travel insurance.")]).chose(travel).value, 'yes');
+    assert.equal(new Conversation([user("I wouldn't mind adding travel insurance.")]).chose(travel).answer, 'unsure');
     const trip = {
       about: ['trip', 'ticket'],
       options: { one_way: ['one way', 'one-way'], round_trip: ['round trip'] },
@@ -206,6 +215,16 @@ describe('Conversation.chose', () => {
     const ruledOut = new Conversation([user('A round trip please.'), user('Not round trip, sorry.')]);
     assert.equal(ruledOut.chose({ ...trip, value: 'round_trip' }).answer, 'no');
     assert.equal(ruledOut.chose({ ...trip, value: 'one_way' }).answer, 'unsure');
+  });
+  it('takes no phrase that is the matter itself as naming an option', () => {
+    const travel = { ...insurance, options: { ...insurance.options, yes: ['travel insurance', 'Insurance'] } };
+    const aside = new Conversation([
+      agent('Your reservation has no travel insurance, so it cannot be refunded. Anything else?'),
+      user('I should get a refund regardless of the insurance.'),
+    ]);
+    assert.equal(aside.chose({ ...travel, value: 'no', about: ['travel insurance', 'insurance'] }).answer, 'unsure');
+    const asked = new Conversation([agent('Would you like travel insurance?'), user('Yes, travel insurance please.')]);
+    assert.equal(asked.chose({ ...travel, about: ['travel insurance', 'insurance'] }).value, 'yes');
   });
 });
 

@@ -8,7 +8,7 @@ import { type Answer, asksForConfirmation, type ReplyReading } from './affirmati
 import { datesStated, isIsoDate } from './dates.ts';
 import type { DomainDescription, ValueKind } from './domain-description.ts';
 import { mentions, refused } from './negation.ts';
-import { named, said } from './phrases.ts';
+import { named, places, said } from './phrases.ts';
 
 /** The message and the words of it that decided an answer. */
 export interface Evidence {
@@ -51,6 +51,11 @@ export interface StatedValue {
   records?: readonly Readonly<Record<string, unknown>>[];
   /** The value playing each of the kind's roles in this call, e.g. `{ original: 'credit_card_4421486' }`. */
   roles?: Readonly<Record<string, string>>;
+  /**
+   * The other values of the kind this call uses (the origin beside the destination): the user naming one of them says
+   * nothing against `value`.
+   */
+  alongside?: readonly string[];
 }
 
 /** A choice among options the agent offered. */
@@ -166,13 +171,16 @@ function referred(
  * an ISO date (`2001-04-12`) also in any written form that gives its day, month and year ("April 12, 2001", "12 April
  * 2001", "04/13/2001"; digits that read as two dates, "04/12/2001", state neither: see `datesStated`).
  * `yes` when a user message names it or singles it out; otherwise `no` when the latest user message that refers to
- * the kind singles out another, `unsure` when it leaves several (this one among them) or nothing refers to the kind.
+ * the kind singles out another (not one the call uses `alongside`), `unsure` when it leaves several (this one among
+ * them) or nothing refers to the kind.
  */
 export function statedValue(transcript: Transcript, request: StatedValue, domain?: DomainDescription): ValueFact {
   const kind = request.kind === undefined ? undefined : domain?.kinds[request.kind];
   const records = request.records ?? [];
   const mine = (record: Readonly<Record<string, unknown>>) =>
     kind !== undefined && holds(record, kind.key, request.value);
+  const besides = (record: Readonly<Record<string, unknown>>) =>
+    kind !== undefined && (request.alongside ?? []).some((value) => holds(record, kind.key, value));
   const dated = isIsoDate(request.value);
   let otherwise: ValueFact | undefined;
   for (let index = transcript.messages.length - 1; index >= 0; index--) {
@@ -192,7 +200,9 @@ export function statedValue(transcript: Transcript, request: StatedValue, domain
     if (kind === undefined) continue;
     const own = records.filter(mine).flatMap((record) => namesOf(lower, kind, record));
     if (own.length > 0) return { answer: 'yes', evidence: [{ message: index, words: own }], value: request.value };
-    const others = records.filter((record) => !mine(record) && namesOf(lower, kind, record).length > 0);
+    const others = records.filter(
+      (record) => !mine(record) && !besides(record) && namesOf(lower, kind, record).length > 0,
+    );
     const found =
       others.length > 0
         ? { records: others, words: others.flatMap((record) => namesOf(lower, kind, record)) }
@@ -300,6 +310,28 @@ function optionSaid(text: string, choice: OfferedChoice, found: OptionsNamed): [
   return declining === undefined ? undefined : [choice.onNo, [declining]];
 }
 
+/** Lower case, spaces collapsed: how a phrase is compared with another. */
+function phraseKey(phrase: string): string {
+  return phrase.trim().toLowerCase().replace(/\s+/gu, ' ');
+}
+
+/**
+ * The choice without option phrases that are the matter's own words and stand in another option's phrase ("insurance"
+ * among the phrases of buying insurance, beside "no insurance"): those name the matter, not an option, and the user
+ * mentioning it ("regardless of the insurance") chooses nothing.
+ */
+function withoutMatter(choice: OfferedChoice): OfferedChoice {
+  const matter = new Set(choice.about.map(phraseKey));
+  const options = Object.entries(choice.options).map(([option, phrases]): [string, readonly string[]] => {
+    const othersPhrases = Object.entries(choice.options)
+      .filter(([other]) => other !== option)
+      .flatMap(([, others]) => others.map(phraseKey));
+    const inOther = (phrase: string) => othersPhrases.some((other) => !places(other, phraseKey(phrase)).next().done);
+    return [option, phrases.filter((phrase) => !(matter.has(phraseKey(phrase)) && inOther(phrase)))];
+  });
+  return { ...choice, options: Object.fromEntries(options) };
+}
+
 /**
  * Whether the user chose `value` among the options the agent offered on a matter (insurance, a cabin, a payment
  * method). The latest exchange about the matter decides: the user naming an option, or answering yes or no to an
@@ -308,10 +340,12 @@ function optionSaid(text: string, choice: OfferedChoice, found: OptionsNamed): [
  * the matter under other words is not a yes to the matter), or the user refusing the matter in a clause of their own
  * ("I don't need travel insurance": `onNo`). An option named where its clause refuses it ("I do not wish to add
  * travel insurance", "one-way, not round trip") is ruled out, not chosen; a negation inside an option's own phrase
- * ("no insurance") is the option. `yes` when what was settled is `value`, `no` when it is another option or the
- * user ruled `value` out, `unsure` when nothing about the matter was settled.
+ * ("no insurance") is the option; the matter's own words within another option's phrase name no option. `yes` when what was
+ * settled is `value`, `no` when it is another option or the user ruled `value` out, `unsure` when nothing about the
+ * matter was settled.
  */
-export function choseOption(transcript: Transcript, choice: OfferedChoice): ValueFact {
+export function choseOption(transcript: Transcript, offered: OfferedChoice): ValueFact {
+  const choice = withoutMatter(offered);
   for (let index = transcript.messages.length - 1; index >= 0; index--) {
     const message = transcript.messages[index];
     if (message?.role !== 'user') continue;

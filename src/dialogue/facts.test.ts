@@ -102,6 +102,24 @@ describe('Conversation.stated', () => {
     assert.equal(pay('Use a gift card.', 'gift_card_1').answer, 'unsure');
     assert.equal(pay('Hello', 'gift_card_1').answer, 'unsure');
   });
+  it('reads a value named only in a clause that refuses it as ruled out, and names nothing there', () => {
+    const trips = [
+      { type: 'one_way', name: 'one-way' },
+      { type: 'round_trip', name: 'round trip' },
+    ];
+    const described = { kinds: { trip: { key: 'type', names: ['name'] } } };
+    const said = new Conversation([user('Actually, I only need a one-way ticket, not round trip.')]);
+    const trip = (value: string) => said.stated({ value, kind: 'trip', records: trips }, described);
+    assert.equal(trip('one_way').answer, 'yes');
+    assert.deepEqual(trip('round_trip'), {
+      answer: 'no',
+      evidence: [{ message: 0, words: ['not round trip'] }],
+      reason: 'the user ruled out `round_trip`',
+    });
+    const code = new Conversation([user('Not JFK, I meant Newark.'), user('Sorry, yes, JFK.')]);
+    assert.equal(code.stated({ value: 'JFK' }).answer, 'yes');
+    assert.equal(new Conversation([user('From JFK.'), user('Not JFK.')]).stated({ value: 'JFK' }).answer, 'no');
+  });
   it('reads no other value the call uses alongside as against this one', () => {
     const trip = new Conversation([user('From JFK to the Motor City, please.')]);
     const destination = { value: 'DTW', kind: 'airport', records: airports };

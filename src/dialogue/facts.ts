@@ -94,14 +94,35 @@ export function text(record: Readonly<Record<string, unknown>>, field: string): 
   return typeof held === 'string' || typeof held === 'number' ? String(held) : undefined;
 }
 
-/** The words of `message` that name `record` itself: its value, a name of it, its digits. */
-export function namesOf(message: string, kind: ValueKind, record: Readonly<Record<string, unknown>>): string[] {
-  const words = [kind.key, ...(kind.names ?? []), ...(kind.digits ?? [])].flatMap((field) => {
-    const value = text(record, field);
-    return value === undefined ? [] : named(message, [value]);
-  });
+/** How `record` itself may be named: its value, a name of it, its digits. */
+function namings(kind: ValueKind, record: Readonly<Record<string, unknown>>): string[] {
+  const words = [kind.key, ...(kind.names ?? []), ...(kind.digits ?? [])].flatMap((field) => text(record, field) ?? []);
   const digits = kind.keyDigits === true ? text(record, kind.key)?.match(/\d{3,}/g) : undefined;
-  return digits === undefined || digits === null ? words : [...words, ...named(message, digits)];
+  return digits === undefined || digits === null ? words : [...words, ...digits];
+}
+
+/**
+ * The words of `message` (lower case) that name `record` itself (its value, a name of it, its digits) outside a
+ * clause that refuses them: "one-way, not round trip" names no round trip (see `mentions`).
+ */
+export function namesOf(message: string, kind: ValueKind, record: Readonly<Record<string, unknown>>): string[] {
+  return mentions(message, namings(kind, record))
+    .filter((mention) => mention.affirmed)
+    .map((mention) => mention.phrase);
+}
+
+/** The refusing words where `message` (lower case) names `records` only in clauses that refuse them. */
+function refusalsOf(
+  message: string,
+  kind: ValueKind | undefined,
+  value: string,
+  records: readonly Readonly<Record<string, unknown>>[],
+): string[] {
+  const found = mentions(message, [
+    value,
+    ...(kind === undefined ? [] : records.flatMap((record) => namings(kind, record))),
+  ]);
+  return found.some((mention) => mention.affirmed) ? [] : found.flatMap((mention) => mention.refusals);
 }
 
 /**
@@ -170,9 +191,10 @@ function referred(
  * for an airport code, "the card ending in 7803", "my gift card", "the original payment method", "the cheapest one");
  * an ISO date (`2001-04-12`) also in any written form that gives its day, month and year ("April 12, 2001", "12 April
  * 2001", "04/13/2001"; digits that read as two dates, "04/12/2001", state neither: see `datesStated`).
- * `yes` when a user message names it or singles it out; otherwise `no` when the latest user message that refers to
- * the kind singles out another (not one the call uses `alongside`), `unsure` when it leaves several (this one among
- * them) or nothing refers to the kind.
+ * `yes` when a user message names it or singles it out; `no` when the latest user message that names it names it
+ * only in a clause that refuses it ("one-way, not round trip"), or, where none names it, the latest user message that
+ * refers to the kind singles out another (not one the call uses `alongside`); `unsure` when it leaves several (this
+ * one among them) or nothing refers to the kind. Names in a refusing clause name nothing (see `mentions`).
  */
 export function statedValue(transcript: Transcript, request: StatedValue, domain?: DomainDescription): ValueFact {
   const kind = request.kind === undefined ? undefined : domain?.kinds[request.kind];
@@ -188,6 +210,13 @@ export function statedValue(transcript: Transcript, request: StatedValue, domain
     if (message?.role !== 'user') continue;
     const lower = said(message);
     const literal = named(lower, [request.value]);
+    const ruledOut = refusalsOf(lower, kind, request.value, records.filter(mine));
+    if (ruledOut.length > 0)
+      return {
+        answer: 'no',
+        evidence: [{ message: index, words: ruledOut }],
+        reason: `the user ruled out \`${request.value}\``,
+      };
     if (literal.length > 0)
       return { answer: 'yes', evidence: [{ message: index, words: literal }], value: request.value };
     const date = dated ? datesStated(message).filter(({ date }) => date === request.value) : [];

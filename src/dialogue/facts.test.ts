@@ -116,6 +116,21 @@ describe('Conversation.stated', () => {
       evidence: [{ message: 0, words: ['not round trip'] }],
       reason: 'the user ruled out `round_trip`',
     });
+    const byClass = {
+      kinds: {
+        trip: {
+          key: 'type',
+          classes: { field: 'type', phrases: { one_way: ['one-way'], round_trip: ['round trip'] } },
+        },
+      },
+    };
+    const classed = (value: string) => said.stated({ value, kind: 'trip', records: trips }, byClass);
+    assert.equal(classed('one_way').answer, 'yes');
+    assert.equal(classed('round_trip').answer, 'no');
+    assert.equal(
+      pay('Not the original payment method, my gift card with the smallest balance.', 'gift_card_1').answer,
+      'yes',
+    );
     const code = new Conversation([user('Not JFK, I meant Newark.'), user('Sorry, yes, JFK.')]);
     assert.equal(code.stated({ value: 'JFK' }).answer, 'yes');
     assert.equal(new Conversation([user('From JFK.'), user('Not JFK.')]).stated({ value: 'JFK' }).answer, 'no');

@@ -7,7 +7,7 @@ import type { Message, PastToolCall } from '../model/conversation.ts';
 import { type Answer, asksForConfirmation, type ReplyReading } from './affirmation.ts';
 import { datesStated, isIsoDate } from './dates.ts';
 import type { DomainDescription, ValueKind } from './domain-description.ts';
-import { mentions, refused } from './negation.ts';
+import { affirmed, mentions, refused } from './negation.ts';
 import { named, places, said } from './phrases.ts';
 
 /** The message and the words of it that decided an answer. */
@@ -106,9 +106,7 @@ function namings(kind: ValueKind, record: Readonly<Record<string, unknown>>): st
  * clause that refuses them: "one-way, not round trip" names no round trip (see `mentions`).
  */
 export function namesOf(message: string, kind: ValueKind, record: Readonly<Record<string, unknown>>): string[] {
-  return mentions(message, namings(kind, record))
-    .filter((mention) => mention.affirmed)
-    .map((mention) => mention.phrase);
+  return affirmed(message, namings(kind, record));
 }
 
 /** The refusing words where `message` (lower case) names `records` only in clauses that refuse them. */
@@ -127,7 +125,7 @@ function refusalsOf(
 
 /**
  * The classes of the kind (see `ValueKind.classes`) a message names, each with the words that name it: by its phrases,
- * and by its own value in words ("gift_card": "gift card").
+ * and by its own value in words ("gift_card": "gift card"), outside a clause that refuses them ("not round trip").
  */
 export function classesNamed(
   message: string,
@@ -138,16 +136,13 @@ export function classesNamed(
   const { field, phrases } = kind.classes;
   const values = new Set([...Object.keys(phrases), ...records.flatMap((record) => text(record, field) ?? [])]);
   return [...values]
-    .map((name): [string, string[]] => [
-      name,
-      [...named(message, phrases[name] ?? []), ...named(message, [name.replace(/_/g, ' ')])],
-    ])
+    .map((name): [string, string[]] => [name, affirmed(message, [...(phrases[name] ?? []), name.replace(/_/g, ' ')])])
     .filter(([, hits]) => hits.length > 0);
 }
 
 /**
  * The records a message refers to without naming them (see `ValueKind`): by role, or by class narrowed by an order,
- * with the words that refer; none when it refers to none.
+ * with the words that refer (none in a clause that refuses them); none when it refers to none.
  */
 function referred(
   message: string,
@@ -156,7 +151,7 @@ function referred(
   roles: Readonly<Record<string, string>>,
 ): { records: Readonly<Record<string, unknown>>[]; words: string[] } {
   for (const [role, phrases] of Object.entries(kind.roles ?? {})) {
-    const hits = named(message, phrases);
+    const hits = affirmed(message, phrases);
     const player = roles[role];
     if (hits.length > 0 && player !== undefined) {
       return { records: records.filter((record) => holds(record, kind.key, player)), words: [...hits] };
@@ -175,7 +170,7 @@ function referred(
       [order.lowest ?? [], 1],
       [order.highest ?? [], -1],
     ] as const) {
-      const hits = named(message, phrases);
+      const hits = affirmed(message, phrases);
       if (hits.length === 0) continue;
       const ranked = left
         .filter((record) => typeof record[order.field] === 'number')

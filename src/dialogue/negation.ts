@@ -79,3 +79,10 @@ export function refused(text: string, phrases: readonly string[]): string | unde
   for (const mention of mentions(text, phrases)) if (mention.refusals[0] !== undefined) return mention.refusals[0];
   return undefined;
 }
+
+/** The phrases of `phrases` that stand in `text` (lower case) somewhere outside a clause that refuses them. */
+export function affirmed(text: string, phrases: readonly string[]): string[] {
+  return mentions(text, phrases)
+    .filter((mention) => mention.affirmed)
+    .map((mention) => mention.phrase);
+}

@@ -74,6 +74,21 @@ describe('Conversation.agreed: the value agreed', () => {
     const roleless = proposing('Use the original payment method for ZFA04Y?');
     assert.equal(value(roleless, paying('gift_card_1234567')), 'unsure');
   });
+  it("answers yes but never no from the agent's earlier messages, which also describe other records", () => {
+    const earlier = (said: string) =>
+      new Conversation([
+        user('Please upgrade ZFA04Y.'),
+        agent(said),
+        user('Business, please.'),
+        agent('Shall I upgrade ZFA04Y to business?'),
+        user('Yes.'),
+      ]);
+    assert.equal(
+      value(earlier('Your other trip was paid with gift card 7654321.'), paying('gift_card_1234567')),
+      'unsure',
+    );
+    assert.equal(value(earlier('I can charge gift card 1234567.'), paying('gift_card_1234567')), 'yes');
+  });
 });
 
 describe('Conversation.agreed: the items agreed', () => {

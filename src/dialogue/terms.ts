@@ -16,6 +16,7 @@ import {
   text,
   type ValueFact,
 } from './facts.ts';
+import { affirmed } from './negation.ts';
 import { named, said } from './phrases.ts';
 
 /** How a domain states amounts of money: the currency's signs, and the words after an amount that make it "each". */
@@ -192,7 +193,7 @@ function namedInMessage(
       if (names.length > 0 && value !== undefined) values.push([value, names]);
     }
     const roles = Object.entries(kind.roles ?? {})
-      .map(([role, phrases]): [string, readonly string[]] => [role, named(lower, phrases)])
+      .map(([role, phrases]): [string, readonly string[]] => [role, affirmed(lower, phrases)])
       .filter(([, hits]) => hits.length > 0);
     found = { values, classes: classesNamed(lower, kind, records), roles };
     if (byText.size >= 2_000) byText.clear();
@@ -241,7 +242,8 @@ function namedIn(
  * these that names any value of the kind decides: the replies, the proposals, what the user said before, what the
  * agent said before. `yes` when it names this value (by itself, its digits or a name: see `ValueKind`), its class
  * while naming no other value of that class ("my gift card"), or a role this value plays ("the original payment
- * method"); `no` when it names others; `unsure` when none of them names any.
+ * method"); `no` when it names others, unless only the agent's earlier messages do (they also describe other records:
+ * `unsure`); `unsure` when none of them names any.
  *
  * @example
  * ```ts
@@ -272,6 +274,15 @@ export function valueAgreed(
     if (classNamedAlone) return { answer: 'yes', evidence, value: request.value };
     if ([...found.roles].some((role) => request.roles?.[role] === request.value)) {
       return { answer: 'yes', evidence, value: request.value };
+    }
+    // The agent's earlier messages also describe other records and list offers: naming another value there is no
+    // agreement to it.
+    if (group === agreement.earlierAgent) {
+      return {
+        answer: 'unsure',
+        evidence,
+        reason: `only the agent's earlier messages name another value than \`${request.value}\``,
+      };
     }
     return { answer: 'no', evidence, reason: `what was agreed names another value than \`${request.value}\`` };
   }

@@ -1,4 +1,5 @@
 import type { DomainDescription, ValueKind } from '../dialogue/domain-description.ts';
+import type { AmountDescription } from '../dialogue/terms.ts';
 import type { ToolSpec } from '../pack/tool-spec.ts';
 
 type Schema = Record<string, unknown>;
@@ -96,21 +97,30 @@ export function kindFields(lookups: readonly ToolSpec[]): Record<string, Record<
 
 /**
  * The source of `guards/lib/domain-description.ts`, the module a pack ships its domain description in: reviewed like
- * any guard, read by the conversation's `stated` question.
+ * any guard, read by the conversation's `stated` question; with `amounts`, also how the domain writes amounts of
+ * money, read by the agreement's `amount` term.
  *
  * @example
  * ```ts
  * domainDescriptionSource(draftDomainDescription(lookups));
  * ```
  */
-export function domainDescriptionSource(description: DomainDescription): string {
+export function domainDescriptionSource(description: DomainDescription, amounts?: AmountDescription): string {
+  const types = amounts === undefined ? 'DomainDescription' : 'AmountDescription, DomainDescription';
+  const written =
+    amounts === undefined
+      ? ''
+      : `
+/** How amounts of money are written: pass it as the \`description\` of an agreement's \`amount\` term. */
+export const amounts: AmountDescription = ${JSON.stringify(amounts, null, 2)};
+`;
   return `/**
  * How the people of this domain refer to its values, read by \`context.conversation.stated(…, domain)\`. Drafted by
  * agentguard from the lookups' result schemas; review it like any guard, and add the roles ("the original payment
  * method") and orders ("the cheapest") the domain's people use.
  */
-import type { DomainDescription } from 'agentguard';
+import type { ${types} } from 'agentguard';
 
 export const domain: DomainDescription = ${JSON.stringify(description, null, 2)};
-`;
+${written}`;
 }

@@ -48,6 +48,7 @@ const additions = {
       roles: { original: ['the original payment method', 'same card as before'] },
     },
   },
+  amounts: { currency: ['$'], each: ['each', 'per item'] },
   reason: 'the refund policy speaks of the original payment method',
 };
 
@@ -101,11 +102,12 @@ describe('the compiler domain step', () => {
     const wrong = JSON.stringify({ kinds: { payment: { names: ['colour'] } }, reason: 'guess' });
     const model = new ScriptedModel([wrong, JSON.stringify(additions), ...shopScript]);
     await build(out, model);
-    assert.equal(model.requests[0]?.step, 'generate.domain_description@v1');
+    assert.equal(model.requests[0]?.step, 'generate.domain_description@v2');
     assert.match(model.requests[0]?.messages[0]?.content ?? '', /Refunds go back to the original payment method/);
     assert.match(model.requests[1]?.messages.at(-1)?.content ?? '', /`colour` is not a field of its records/);
     const shipped = await readFile(join(out, 'guards/lib/domain-description.ts'), 'utf8');
     assert.match(shipped, /"original": \[\n\s+"the original payment method"/);
+    assert.match(shipped, /export const amounts: AmountDescription = \{\n\s+"currency": \[\n\s+"\$"/);
     const implementation = model.requests.find((request) => request.step.startsWith('generate.implementation'));
     assert.match(implementation?.messages[0]?.content ?? '', /"smallest balance"/);
 
@@ -122,7 +124,8 @@ describe('the compiler domain step', () => {
     const out = await mkdtemp(join(tmpdir(), 'agentguard-domain-'));
     const model = new ScriptedModel(shopScript);
     await build(out, model, false);
-    assert.equal(model.requests[0]?.step, 'generate.lookups@v1');
-    assert.doesNotMatch(await readFile(join(out, 'guards/lib/domain-description.ts'), 'utf8'), /"roles"/);
+    assert.equal(model.requests[0]?.step, 'generate.lookups@v2');
+    const drafted = await readFile(join(out, 'guards/lib/domain-description.ts'), 'utf8');
+    assert.doesNotMatch(drafted, /"roles"|amounts/);
   });
 });

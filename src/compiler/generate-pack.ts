@@ -199,7 +199,9 @@ export async function generatePack(options: GenerateOptions): Promise<PolicyRepo
     const fields = kindFields(lookupTools);
     const input = { policyDocument: options.policyDocument, draft, fields };
     const additions = await ask(domainDescriptionPrompt, input, (answer) => domainProblems(draft, fields, answer));
-    return domainDescriptionSource(completeDomainDescription(draft, additions));
+    const { currency, each } = additions.amounts ?? {};
+    const amounts = currency === undefined ? undefined : { currency, ...(each === undefined ? {} : { each }) };
+    return domainDescriptionSource(completeDomainDescription(draft, additions), amounts);
   };
   const helpers: ReadonlyMap<string, string> =
     options.helpers !== undefined && options.helpers.size > 0

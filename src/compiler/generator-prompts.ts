@@ -20,7 +20,7 @@ export const compilerSettings =
 
 /** How a reasonable reviewer reads a policy, so that checks are not stricter than the policy. */
 const reviewerReading =
-  'Read the policy as a reasonable reviewer would, no stricter: where it asks for an explicit confirmation, the user must say an explicit yes to an assistant message that asks for it and names the action and the details that change (for instance which reservation, which new flights); the message need not repeat every argument of the call (not every date, count, or payment id), and wording may differ from the argument values.';
+  'Read the policy as a reasonable reviewer would, no stricter: where it asks for an explicit confirmation, the user must say an explicit yes to an assistant message that asks for it and names the action and the details that change (for instance which reservation, which new flights); the message need not repeat every argument of the call (not every date, count, or payment id), and wording may differ from the argument values. What the records hold of the user themselves (their own name and date of birth in their profile, an entry they saved) was given by the user where the call uses it as recorded: people do not repeat what is on file.';
 
 /**
  * How a check reads what the user said: through the conversation's questions, never its own text matching, with
@@ -28,11 +28,11 @@ const reviewerReading =
  */
 export const conversationFacts = [
   "Where the policy depends on what was said (the user agreed, confirmed, stated a value, chose an option, gave a reason; the agent asked, offered or told), ask the conversation's questions: `context.conversation.agreed` (with its `terms`), `stated`, `chose`, `reasonGiven` (with its `options`), `askedAbout` and `requested` (declared above). Each answers 'yes', 'no' or 'unsure' with the evidence. Never read message text yourself (no `text`, `userTexts()`, `includes`, regular expressions or lower-casing of messages): the build flags a check that does.",
-  '- `stated` takes the value the call uses and, for values a person names otherwise (a city for a station code, "my voucher", "the card ending in 4242", "the original payment method", "the cheapest one"), its `kind` in the pack\'s domain description (`domain` from `guards/lib/domain-description.ts`) and the records of that kind from lookups.',
+  '- `stated` takes the value the call uses and, for values a person names otherwise (a city for a station code, "my voucher", "the card ending in 4242", "the original payment method", "the cheapest one"), its `kind` in the pack\'s domain description (`domain` from `guards/lib/domain-description.ts`) and the records of that kind from lookups; where the call uses other values of the same kind (an origin beside a destination), pass them as `alongside`, so that the user naming one of those is not read as naming another value.',
   '- Where the domain description gives the kind `roles` ("the original payment method"), pass `roles` with the value playing each role in this call, worked out from the records the check looked up (for `original`, the method the record was paid with): without it, a phrase naming the role names nothing.',
   "- Decide with `decide(fact, { need, question })` from `guards/lib/dialogue.ts`: a 'yes' lets the check go on; a 'no' denies, naming what decided; 'unsure' asks the person `question` (unsure is not no). Pass `missingDenies: true` only where the policy says that a fact nobody stated must refuse the call; \"deny if the user did not give X\" is what a 'no' decides, and an unsure X is asked about.",
-  "- An explicit confirmation is one call: `unconfirmed(context, tool, { action, details }, sameTarget, terms)`, which denies what is not a yes. What the call must keep of what was agreed goes in `terms`, never in a second `agreed` whose `names` are a detail (a class of service, a payment method): `amount` (what the call charges, with the domain's `amounts` description where it has one), `values` (the values it uses, such as how it pays, each as for `stated`, with `domain`), `items` (the items it changes among those a proposal may list); also `changes` (every tool of the domain that changes records: a successful call of one ends what an earlier yes covered) and `corrects` (for a tool that may reject a call the user then corrects, e.g. another payment method: whether a rejected call is this one but for that). A term answered 'no' denies; one the proposal leaves unsaid ('unsure') does not, since a proposal need not spell out every detail.",
-  '- A value the user must give or choose (the id of the record to act on, how to pay, where to ship): `valueChosen(context, call, value, domain)` from `guards/lib/dialogue.ts`: the user\'s own words name it, or the user said yes to a proposal that names it, which obtains it from the user as well ("… paid with your voucher. Shall I go ahead?" chooses the voucher). Use `chose` only for options the agent offered on a matter; a plain yes or no picks `onYes`/`onNo` only when the agent\'s question names the matter, so a yes to "Here is the order … Shall I proceed?" settles nothing about it, and a clause of the user that negates the matter ("I don\'t need gift wrapping") picks `onNo`.',
+  "- An explicit confirmation is one call: `unconfirmed(context, tool, { action, details }, sameTarget, terms)`, which denies what is not a yes. What the call must keep of what was agreed goes in `terms`, never in a second `agreed` whose `names` are a detail (a class of service, a payment method): `amount` (what the call charges, with `amounts` from `guards/lib/domain-description.ts` as its `description` where that module exports it, and `count` where the domain prices per unit: \"$100 each\"), `values` (the values it uses, such as how it pays, each as for `stated`, with `domain`), `items` (the items it changes among those a proposal may list); also `changes` (every tool of the domain that changes records: a successful call of one ends what an earlier yes covered) and `corrects` (for a tool that may reject a call the user then corrects, e.g. another payment method: whether a rejected call is this one but for that). A term answered 'no' denies; an `amount` the user was not told asks the person, stating it (`unconfirmed` does this); other terms the proposal leaves unsaid ('unsure') do not, since a proposal need not spell out every detail. Where the call charges the user, pass `amount`: what it charges, worked out from the arguments and the records looked up as the policy and the records say (prices, what was already paid, per passenger or per item); a call that refunds or costs nothing passes none, also where the policy lists the refund among the details to state: nobody agrees to be paid back, and `unconfirmed` reads any amount passed as a charge (more than the user was told denies).",
+  '- A value the user must give or choose (the id of the record to act on, how to pay, where to ship, a choice the call records), also where the policy says the user must state it: `valueChosen(context, call, value, domain)` from `guards/lib/dialogue.ts`, not `stated` alone: the user\'s own words name it, or the user said yes to a proposal that names it, which obtains it from the user as well ("… paid with your voucher. Shall I go ahead?" chooses the voucher). Use `chose` only for options the agent offered on a matter; a plain yes or no picks `onYes`/`onNo` only when the agent\'s question names the matter, so a yes to "Here is the order … Shall I proceed?" settles nothing about it, and a clause of the user that negates the matter ("I don\'t need gift wrapping") picks `onNo`.',
   "- A reason: `reasonGiven(reasons, { asked: [words that name it, e.g. 'reason'] })`, so that the user's answer to the agent's question for it counts, and `other` where the policy accepts reasons of other kinds too (\"or other reasons\"): an answer of no listed kind is then that reason; it is 'no' only when the user declined to give one. That the agent told the user something (an amount, a difference in price) is the agreement's `amount` term, not `askedAbout`, which answers whether the agent asked a question.",
   "- That the user asked for something on their own (what a policy says the agent must not offer unprompted): `requested(words the domain uses for it)`; the user merely accepting the agent's offer is 'no'.",
   "- Where a policy compares an argument with what the user said (the option taken, the value named), deny only on 'no': 'unsure' asks.",
@@ -62,7 +62,7 @@ export const lookupsPrompt: PromptTemplate<
   z.ZodObject<{ lookups: z.ZodArray<z.ZodString>; reason: z.ZodString }>
 > = {
   id: 'generate.lookups',
-  version: 1,
+  version: 2,
   system: `You plan guard code that checks one policy before a tool call runs. ${untrusted}`,
   render: ({ tool, policy, lookups }) =>
     [
@@ -70,6 +70,7 @@ export const lookupsPrompt: PromptTemplate<
       `The tool being guarded:\n${describeTool(tool)}`,
       `The policy:\n${describePolicy(policy)}`,
       `The lookups available:\n${jsonBlock(lookups.map((lookup) => ({ name: lookup.name, description: lookup.description, parameters: lookup.parameters })))}`,
+      "A check of the user's confirmation of a call that charges the user asks whether the user was told the amount, so it needs the lookups that give it (prices, what was already paid).",
       'Answer with the names of the lookups needed (possibly none) and a one-sentence reason.',
     ].join('\n\n'),
   schema: z.object({ lookups: z.array(z.string()), reason: z.string() }),
@@ -137,7 +138,7 @@ export const implementationPrompt: PromptTemplate<
   typeof codeAnswer
 > = {
   id: 'generate.implementation',
-  version: 6,
+  version: 7,
   system: `You write TypeScript guard code that decides one policy before a tool call runs. ${untrusted}`,
   render: ({ tool, policy, file, types, helpers, lookups, argsType, cases, clock, timeZone }) =>
     [
@@ -167,7 +168,7 @@ export const repairPrompt: PromptTemplate<
   typeof codeAnswer
 > = {
   id: 'generate.repair',
-  version: 5,
+  version: 6,
   system: `You fix TypeScript guard code so that it type-checks and passes its tests. ${untrusted}`,
   render: ({ file, code, typeErrors, failures }) =>
     [

@@ -137,7 +137,7 @@ export interface AmountDescription {
 
 /** The amount a call moves, to be found among the amounts said around the user's yes. */
 export interface AgreedAmount {
-  /** What the call moves, in the currency's units (positive). */
+  /** What the call charges the user, in the currency's units (positive); a refund is no charge and passes none. */
   amount: number;
   /** The parts it is paid in (one per payment), all of which stated also agree; a part unknown is undefined. */
   parts?: readonly (number | undefined)[];
@@ -156,7 +156,8 @@ export interface ListedItems {
 /**
  * The terms a call must keep of what the user agreed to, each answered in the \`Agreement\`: 'yes' when the messages
  * around the yes say it, 'no' only when they say otherwise (another amount, another payment method named, items left
- * out), 'unsure' when they do not say (a proposal need not spell out every detail: unsure is not no).
+ * out), 'unsure' when they do not say (a proposal need not spell out every detail: unsure is not no; \`unconfirmed\`
+ * asks the person about an amount the user was not told).
  */
 export interface AgreementTerms {
   /**
@@ -218,6 +219,8 @@ export interface StatedValue {
   records?: readonly Readonly<Record<string, unknown>>[];
   /** The value playing each of the kind's roles in this call, e.g. { original: 'card_5521' }. */
   roles?: Readonly<Record<string, string>>;
+  /** The other values of the kind this call uses (the origin beside the destination): naming one says nothing against \`value\`. */
+  alongside?: readonly string[];
 }
 
 /** A choice among options the agent offered. */
@@ -283,7 +286,8 @@ export interface Conversation {
   /**
    * Did the user state this value, literally or as the domain description lets name it among \`records\` ("Lisbon"
    * for LIS, "my voucher", "the card ending in 4242", "the original payment method", "the cheapest one")? 'yes':
-   * a user message names it or singles it out; 'no': the user singled out another; 'unsure': nothing, or several fit.
+   * a user message names it or singles it out; 'no': the latest message naming it refuses it ("not round trip"), or
+   * the user singled out another (not one of \`alongside\`); 'unsure': nothing, or several fit.
    * A value that is an ISO date (2025-03-14) is also stated as "March 14, 2025", "14 March 2025", "03/14/2025";
    * digits that read as two dates ("03/04/2025") state neither.
    */
@@ -294,6 +298,8 @@ export interface Conversation {
    * refuses the matter ("I don't need gift wrapping") picks \`onNo\`; an option named where its clause refuses it
    * ("don't have it gift wrapped", "standard, not express") is ruled out ('no' when it is \`value\`); a yes to a
    * summary that lists the matter as "Gift wrap: No" takes the option after the colon (its phrase or its key in words).
+   * A phrase that is the matter's own words and part of another option's ("gift wrap" beside "no gift wrap") names no
+   * option: the user mentioning the matter chooses nothing.
    */
   chose(choice: OfferedChoice): ValueFact;
   /**

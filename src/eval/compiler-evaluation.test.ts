@@ -10,6 +10,7 @@ import type { CompilerEvaluation } from './compiler-evaluation.ts';
 const recording = fileURLToPath(new URL('../../data/compiler-eval/cancel.recording.json', import.meta.url));
 const measured = fileURLToPath(new URL('../../data/compiler-eval/measured.recording.json', import.meta.url));
 const facts = fileURLToPath(new URL('../../data/compiler-eval/facts.recording.json', import.meta.url));
+const rerun = fileURLToPath(new URL('../../data/compiler-eval/facts-rerun.recording.json', import.meta.url));
 
 /**
  * The evaluation replayed from a recording of five tools mapped and three generated; `extra` arguments such as
@@ -84,23 +85,40 @@ describe('npm run eval:compiler -- --replay <recording>', () => {
     assert.equal(total, 135);
   });
 
-  it('reproduces the run of a chat model on the prompts with the domain step and conversation facts', async () => {
-    const evaluation = await threeToolsFrom(facts);
-    const { precision, recall } = evaluation.mapping.reference;
-    assert.deepEqual([precision.toFixed(3), recall.toFixed(3)], ['0.868', '0.852']);
-    assert.equal(evaluation.mapping.grouping.fuzzy_rand_index.toFixed(3), '0.937');
-    assert.deepEqual(evaluation.tests, { cases: 198, passed: 198 });
-    assert.deepEqual(
-      Object.fromEntries(Object.entries(evaluation.replay.tools).map(([tool, figures]) => [tool, figures.agree])),
-      { book_reservation: 44, update_reservation_flights: 88, cancel_reservation: 65 },
-    );
-    // No generated policy refuses more than 10% of its tool's calls where the reviewed pack allows them.
-    const beyond = evaluation.replay.policies.map(
-      (policy) => (policy.refused - policy.refusedByReviewed) / policy.calls,
-    );
-    assert.ok(Math.max(...beyond) <= 0.1, `the most a policy refuses beyond the reviewed pack: ${Math.max(...beyond)}`);
-    assert.equal(evaluation.spending['generate.domain_description@v1']?.calls, 1);
-    const total = Object.values(evaluation.spending).reduce((sum, step) => sum + step.calls, 0);
-    assert.equal(total, 128);
+  it('reproduces two runs of a chat model on the same prompts: the amount charged, alongside values, values on file', async () => {
+    /** Mapping P / R and FRI, tests, agreement per tool, the most a policy refuses beyond the reviewed pack, calls. */
+    const figures = async (file: string) => {
+      const evaluation = await threeToolsFrom(file);
+      const { precision, recall } = evaluation.mapping.reference;
+      const beyond = evaluation.replay.policies.map(
+        (policy) => (policy.refused - policy.refusedByReviewed) / policy.calls,
+      );
+      return {
+        mapping: [precision, recall, evaluation.mapping.grouping.fuzzy_rand_index].map((value) => value.toFixed(3)),
+        tests: evaluation.tests,
+        agree: Object.fromEntries(Object.entries(evaluation.replay.tools).map(([tool, { agree }]) => [tool, agree])),
+        beyond: Math.max(...beyond).toFixed(3),
+        calls: Object.values(evaluation.spending).reduce((sum, step) => sum + step.calls, 0),
+        domainSteps: evaluation.spending['generate.domain_description@v2']?.calls,
+      };
+    };
+    assert.deepEqual(await figures(facts), {
+      mapping: ['0.885', '0.852', '0.945'],
+      tests: { cases: 203, passed: 203 },
+      agree: { book_reservation: 41, update_reservation_flights: 96, cancel_reservation: 63 },
+      beyond: '0.151',
+      calls: 133,
+      domainSteps: 1,
+    });
+    // The second run meets the 95% agreement on cancellations and flight changes, and no policy refuses more than
+    // 10% of its tool's calls where the reviewed pack allows them; bookings stay below.
+    assert.deepEqual(await figures(rerun), {
+      mapping: ['0.887', '0.870', '0.935'],
+      tests: { cases: 220, passed: 220 },
+      agree: { book_reservation: 47, update_reservation_flights: 100, cancel_reservation: 66 },
+      beyond: '0.057',
+      calls: 136,
+      domainSteps: 1,
+    });
   });
 });

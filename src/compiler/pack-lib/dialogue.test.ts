@@ -81,15 +81,22 @@ describe('unconfirmed with terms, and valueChosen', () => {
     { id: 'card_7', kind: 'card' },
   ];
   const paying = (paymentId: string) => ({ value: paymentId, kind: 'payment', records });
-  const withTerms = (paymentId: string, ...conversation: Message[]) =>
+  const confirming = (paymentId: string, ...conversation: Message[]) =>
     unconfirmed(guardContext({ conversation }), 'place_order', { action: /\border/, details: ['A1'] }, () => true, {
       values: [paying(paymentId)],
       domain,
-      amount: { amount: 40, description: { currency: ['$'] } },
-    })?.message;
-  it('denies a term the conversation contradicts, and lets one it leaves unsaid pass', () => {
-    assert.equal(withTerms('card_7', assistant('Shall I place order A1? Please confirm.'), user('Yes')), undefined);
-    assert.equal(withTerms('card_7', assistant('Order A1, $40, paid by card. Confirm?'), user('Yes')), undefined);
+      amount: { amount: 1240, description: { currency: ['$'] } },
+    });
+  const withTerms = (paymentId: string, ...conversation: Message[]) => confirming(paymentId, ...conversation)?.message;
+  it('denies a term the conversation contradicts, lets one it leaves unsaid pass, and asks about an amount untold', () => {
+    const untold = confirming(
+      'card_7',
+      assistant('Shall I place order A1 with your card? Please confirm.'),
+      user('Yes'),
+    );
+    assert.equal(untold?.ask, 'The call moves $1,240. Did the user agree to that amount?');
+    assert.match(untold?.message ?? '', /not told the amount the call moves \(\$1,240\)/);
+    assert.equal(withTerms('card_7', assistant('Order A1, $1,240, paid by card. Confirm?'), user('Yes')), undefined);
     assert.match(
       withTerms('card_7', assistant('Order A1, paid with your voucher. Confirm?'), user('Yes')) ?? '',
       /not what the user agreed to/,

@@ -77,8 +77,9 @@ function termBroken(agreement: Agreement): string | undefined {
  * tool on the same target. A policy that asks for explicit confirmation denies whatever is not a yes: the agent must
  * list the details and ask. \`terms\` are what the call must keep of the agreement (the amount it moves, the values it
  * uses such as how it pays, the items it changes; the tools that change records; a correction after a rejected call):
- * a term answered 'no' denies, one the conversation leaves unsaid ('unsure') does not, since a proposal need not
- * spell out every detail.
+ * a term answered 'no' denies; an amount the user was not told asks the person, stating it, since a yes to a charge
+ * of an amount never said is no consent to it; other terms the conversation leaves unsaid ('unsure') do not, since a
+ * proposal need not spell out every detail.
  *
  * @example
  * ```ts
@@ -104,11 +105,19 @@ export function unconfirmed(
   });
   if (finding !== undefined) return finding;
   const broken = termBroken(agreement);
-  return broken === undefined
-    ? undefined
-    : {
-        message: `the call is not what the user agreed to: ${broken}; list the action as the call makes it and ask again`,
-      };
+  if (broken !== undefined) {
+    return {
+      message: `the call is not what the user agreed to: ${broken}; list the action as the call makes it and ask again`,
+    };
+  }
+  if (terms?.amount === undefined || agreement.amount?.answer !== 'unsure') return undefined;
+  const { amount, description } = terms.amount;
+  const written = `${description.currency[0] ?? ''}${amount.toLocaleString('en-US', { maximumFractionDigits: 2 })}`;
+  return {
+    message: `the user was not told the amount the call moves (${written}): ${agreement.amount.reason ?? 'no amount was stated'}; state it and ask again`,
+    facts: { amount, answer: 'unsure', evidence: agreement.amount.evidence },
+    ask: `The call moves ${written}. Did the user agree to that amount?`,
+  };
 }
 
 /**

@@ -6,6 +6,7 @@ export const check: PolicyCheck<BookReservationArgs> = (_args, context) => {
   const { conversation } = context;
   const settled =
     conversation.askedAbout(['insurance']).answer === 'yes' ||
-    conversation.stated({ value: 'insurance' }).answer === 'yes';
+    // The user spoke of insurance on their own: named it, or ruled it out ("I don't want travel insurance").
+    conversation.stated({ value: 'insurance' }).answer !== 'unsure';
   return settled ? undefined : { message: 'the agent has not asked whether the user wants travel insurance' };
 };

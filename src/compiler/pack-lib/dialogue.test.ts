@@ -10,13 +10,14 @@ const assistant = (text: string, toolCalls: { name: string; arguments: Record<st
   toolCalls: toolCalls.map((call, index) => ({ id: `c${index}`, ...call })),
 });
 const user = (text: string): Message => ({ role: 'user', text });
-const check = (...conversation: Message[]) =>
+const finding = (...conversation: Message[]) =>
   unconfirmed(
     guardContext({ conversation }),
     'update_reservation_flights',
     { action: /\bchange/, details: ['ZFA04Y', 'HAT170'] },
     (earlier) => earlier.reservation_id === 'ZFA04Y',
-  )?.message;
+  );
+const check = (...conversation: Message[]) => finding(...conversation)?.message;
 
 describe('unconfirmed (the confirmation reading shipped into generated packs)', () => {
   it('accepts a yes to a request that names one detail, without every argument spelled out', () => {
@@ -29,7 +30,7 @@ describe('unconfirmed (the confirmation reading shipped into generated packs)', 
       undefined,
     );
   });
-  it('refuses no yes, a yes taken back, a yes to no request, a yes about something else, and a yes already used', () => {
+  it('denies no yes and a yes taken back; asks about a yes to no request, about something else, or already used', () => {
     assert.match(check(assistant('Shall I change ZFA04Y?'), user('Let me think.')) ?? '', /did not agree/);
     assert.match(
       check(assistant('Shall I change ZFA04Y to HAT170?'), user('Yes. Actually no, wait.')) ?? '',
@@ -55,6 +56,13 @@ describe('unconfirmed (the confirmation reading shipped into generated packs)', 
       } as Message,
     ];
     assert.match(check(...used) ?? '', /already used/);
+    // A refusal or no yes denies; a yes the reading cannot tie to this call asks the person.
+    assert.equal(finding(assistant('Shall I change ZFA04Y?'), user('Let me think.'))?.ask, undefined);
+    assert.equal(
+      finding(assistant('Shall I cancel reservation XYZ?'), user('Yes'))?.ask,
+      'Did the user explicitly confirm this action?',
+    );
+    assert.equal(finding(...used)?.ask, 'Did the user explicitly confirm this action?');
   });
 });
 

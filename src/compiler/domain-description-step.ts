@@ -29,8 +29,9 @@ export type DomainAdditions = z.infer<typeof domainAnswer>;
  * The compiler's domain step: completes the domain description drafted from the lookups' result schemas with how the
  * policy document and the domain's people refer to values: the names of each class, the orders that single a record
  * out ("the cheapest"), the roles a value plays in a call ("the original payment method"); and how amounts of money
- * are written ("$", "per passenger"), for checks that ask whether the user was told what a call charges. Asked once a build, when
- * the pack holds no reviewed description; the answer is checked against the kinds' fields (see `domainProblems`).
+ * are written ("$", "per passenger"), for checks that ask whether the user was told what a call charges. Asked once a
+ * build, when the pack holds no reviewed description; the answer is checked against the kinds' fields (see
+ * `domainProblems`).
  */
 export const domainDescriptionPrompt: PromptTemplate<
   { policyDocument: string; draft: DomainDescription; fields: Record<string, Record<string, string>> },

@@ -219,7 +219,7 @@ export interface StatedValue {
   records?: readonly Readonly<Record<string, unknown>>[];
   /** The value playing each of the kind's roles in this call, e.g. { original: 'card_5521' }. */
   roles?: Readonly<Record<string, string>>;
-  /** The other values of the kind this call uses (the origin beside the destination): naming one says nothing against \`value\`. */
+  /** The call's other values of the kind (the origin beside the destination): naming one says nothing against it. */
   alongside?: readonly string[];
 }
 

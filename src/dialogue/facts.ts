@@ -364,9 +364,9 @@ function withoutMatter(choice: OfferedChoice): OfferedChoice {
  * the matter under other words is not a yes to the matter), or the user refusing the matter in a clause of their own
  * ("I don't need travel insurance": `onNo`). An option named where its clause refuses it ("I do not wish to add
  * travel insurance", "one-way, not round trip") is ruled out, not chosen; a negation inside an option's own phrase
- * ("no insurance") is the option; the matter's own words within another option's phrase name no option. `yes` when what was
- * settled is `value`, `no` when it is another option or the user ruled `value` out, `unsure` when nothing about the
- * matter was settled.
+ * ("no insurance") is the option; the matter's own words within another option's phrase name no option. `yes` when
+ * what was settled is `value`, `no` when it is another option or the user ruled `value` out, `unsure` when nothing
+ * about the matter was settled.
  */
 export function choseOption(transcript: Transcript, offered: OfferedChoice): ValueFact {
   const choice = withoutMatter(offered);

@@ -76,11 +76,11 @@ function termBroken(agreement: Agreement): string | undefined {
  * agent's request that names the action or one of its details, not used by an earlier successful call of the same
  * tool on the same target. A policy that asks for explicit confirmation denies a refusal and the absence of a yes:
  * the agent must list the details and ask; a yes the reading cannot tie to this call (its proposal names neither the
- * action nor a detail, or an earlier call used it) asks the person. \`terms\` are what the call must keep of the agreement (the amount it moves, the values it
- * uses such as how it pays, the items it changes; the tools that change records; a correction after a rejected call):
- * a term answered 'no' denies; an amount the user was not told asks the person, stating it, since a yes to a charge
- * of an amount never said is no consent to it; other terms the conversation leaves unsaid ('unsure') do not, since a
- * proposal need not spell out every detail.
+ * action nor a detail, or an earlier call used it) asks the person. \`terms\` are what the call must keep of the
+ * agreement (the amount it moves, the values it uses such as how it pays, the items it changes; the tools that change
+ * records; a correction after a rejected call): a term answered 'no' denies; an amount the user was not told asks
+ * the person, stating it, since a yes to a charge of an amount never said is no consent to it; other terms the
+ * conversation leaves unsaid ('unsure') do not, since a proposal need not spell out every detail.
  *
  * @example
  * ```ts

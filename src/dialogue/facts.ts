@@ -8,7 +8,7 @@ import { type Answer, asksForConfirmation, type ReplyReading } from './affirmati
 import { datesStated, isIsoDate } from './dates.ts';
 import type { DomainDescription, ValueKind } from './domain-description.ts';
 import { affirmed, mentions, refused } from './negation.ts';
-import { named, places, said } from './phrases.ts';
+import { named, said, stands } from './phrases.ts';
 
 /** The message and the words of it that decided an answer. */
 export interface Evidence {
@@ -109,20 +109,6 @@ export function namesOf(message: string, kind: ValueKind, record: Readonly<Recor
   return affirmed(message, namings(kind, record));
 }
 
-/** The refusing words where `message` (lower case) names `records` only in clauses that refuse them. */
-function refusalsOf(
-  message: string,
-  kind: ValueKind | undefined,
-  value: string,
-  records: readonly Readonly<Record<string, unknown>>[],
-): string[] {
-  const found = mentions(message, [
-    value,
-    ...(kind === undefined ? [] : records.flatMap((record) => namings(kind, record))),
-  ]);
-  return found.some((mention) => mention.affirmed) ? [] : found.flatMap((mention) => mention.refusals);
-}
-
 /**
  * The classes of the kind (see `ValueKind.classes`) a message names, each with the words that name it: by its phrases,
  * and by its own value in words ("gift_card": "gift card"), outside a clause that refuses them ("not round trip").
@@ -199,17 +185,22 @@ export function statedValue(transcript: Transcript, request: StatedValue, domain
   const besides = (record: Readonly<Record<string, unknown>>) =>
     kind !== undefined && (request.alongside ?? []).some((value) => holds(record, kind.key, value));
   const dated = isIsoDate(request.value);
+  // The value itself and how its own records may be named: one reading of each message serves the refusal and the yes.
+  const namingsOfValue = [
+    request.value,
+    ...(kind === undefined ? [] : records.filter(mine).flatMap((record) => namings(kind, record))),
+  ];
   let otherwise: ValueFact | undefined;
   for (let index = transcript.messages.length - 1; index >= 0; index--) {
     const message = transcript.messages[index];
     if (message?.role !== 'user') continue;
     const lower = said(message);
     const literal = named(lower, [request.value]);
-    const ruledOut = refusalsOf(lower, kind, request.value, records.filter(mine));
-    if (ruledOut.length > 0)
+    const mentioned = mentions(lower, namingsOfValue);
+    if (mentioned.length > 0 && !mentioned.some((mention) => mention.affirmed))
       return {
         answer: 'no',
-        evidence: [{ message: index, words: ruledOut }],
+        evidence: [{ message: index, words: mentioned.flatMap((mention) => mention.refusals) }],
         reason: `the user ruled out \`${request.value}\``,
       };
     if (literal.length > 0)
@@ -222,14 +213,17 @@ export function statedValue(transcript: Transcript, request: StatedValue, domain
         value: request.value,
       };
     if (kind === undefined) continue;
-    const own = records.filter(mine).flatMap((record) => namesOf(lower, kind, record));
+    // The value is not in the message (the literal would have answered): what stands unrefused names its records.
+    const own = mentioned.filter((mention) => mention.affirmed).map((mention) => mention.phrase);
     if (own.length > 0) return { answer: 'yes', evidence: [{ message: index, words: own }], value: request.value };
-    const others = records.filter(
-      (record) => !mine(record) && !besides(record) && namesOf(lower, kind, record).length > 0,
-    );
+    const others = records.flatMap((record) => {
+      if (mine(record) || besides(record)) return [];
+      const words = namesOf(lower, kind, record);
+      return words.length > 0 ? [{ record, words }] : [];
+    });
     const found =
       others.length > 0
-        ? { records: others, words: others.flatMap((record) => namesOf(lower, kind, record)) }
+        ? { records: others.map(({ record }) => record), words: others.flatMap(({ words }) => words) }
         : referred(lower, kind, records, request.roles ?? {});
     if (found.records.length === 0) continue;
     const evidence = [{ message: index, words: found.words }];
@@ -350,7 +344,7 @@ function withoutMatter(choice: OfferedChoice): OfferedChoice {
     const othersPhrases = Object.entries(choice.options)
       .filter(([other]) => other !== option)
       .flatMap(([, others]) => others.map(phraseKey));
-    const inOther = (phrase: string) => othersPhrases.some((other) => !places(other, phraseKey(phrase)).next().done);
+    const inOther = (phrase: string) => othersPhrases.some((other) => stands(other, phraseKey(phrase)));
     return [option, phrases.filter((phrase) => !(matter.has(phraseKey(phrase)) && inOther(phrase)))];
   });
   return { ...choice, options: Object.fromEntries(options) };

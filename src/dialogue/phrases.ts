@@ -32,8 +32,8 @@ export function* places(text: string, phrase: string): Generator<number> {
   }
 }
 
-/** Whether `phrase` stands in `text` as whole words. */
-function stands(text: string, phrase: string): boolean {
+/** Whether `phrase` stands in `text` (lower case) as whole words. */
+export function stands(text: string, phrase: string): boolean {
   return !places(text, phrase).next().done;
 }
 

@@ -80,9 +80,13 @@ export function refused(text: string, phrases: readonly string[]): string | unde
   return undefined;
 }
 
-/** The phrases of `phrases` that stand in `text` (lower case) somewhere outside a clause that refuses them. */
+/**
+ * The phrases of `phrases` that stand in `text` (lower case) somewhere outside a clause that refuses them: the first
+ * such place settles a phrase, so the places after it are not read.
+ */
 export function affirmed(text: string, phrases: readonly string[]): string[] {
-  return mentions(text, phrases)
-    .filter((mention) => mention.affirmed)
-    .map((mention) => mention.phrase);
+  return phrases.filter((phrase) => {
+    for (const at of places(text, phrase)) if (refusalAt(text, at, phrase.toLowerCase()) === undefined) return true;
+    return false;
+  });
 }

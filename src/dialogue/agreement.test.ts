@@ -14,6 +14,7 @@ const upgrade = { tool: 'update_reservation_flights', names: ['ZFA04Y'] };
 const card = { reservation_id: 'ZFA04Y', payment_id: 'credit_card_1' };
 const giftCard = { reservation_id: 'ZFA04Y', payment_id: 'gift_card_2' };
 const paymentApart = (rejected: Record<string, unknown>) => rejected.reservation_id === 'ZFA04Y';
+const dollars = { currency: ['$'], each: ['each'] };
 
 describe('Conversation.agreed: corrections and the messages agreed on', () => {
   const rejectedThenCorrected = [
@@ -37,6 +38,33 @@ describe('Conversation.agreed: corrections and the messages agreed on', () => {
   it('does not take a refusal after the rejection for a corrected choice', () => {
     const conversation = new Conversation([...rejectedThenCorrected.slice(0, -1), user('No, forget it.')]);
     assert.equal(conversation.agreed(upgrade, { corrects: paymentApart }).answer, 'no');
+  });
+  it('lets a yes to a proposal that corrects a rejected call stand, however many messages it took, when `corrects` says so', () => {
+    const paid = [
+      agent('Shall I upgrade ZFA04Y to business for $300 on your credit card?'),
+      user('Yes'),
+      ...called('update_reservation_flights', card, 'Error: payment amount does not add up'),
+      agent('The total is $350. Shall I charge $350 to your credit card instead?'),
+      user('If it is more than $320 I would rather split it with my gift card.'),
+      agent('Then $200 on the gift card and $150 on the credit card. Please confirm this payment.'),
+      user('Yes, please.'),
+    ];
+    const conversation = new Conversation(paid);
+    assert.equal(conversation.agreed(upgrade).answer, 'unsure');
+    assert.equal(conversation.agreed(upgrade, { corrects: () => false }).answer, 'unsure');
+    const amount = { amount: 350, parts: [200, 150], description: dollars };
+    const agreement = conversation.agreed(upgrade, { corrects: paymentApart, amount });
+    assert.deepEqual([agreement.answer, agreement.amount?.answer], ['yes', 'yes']);
+    for (const [at, message] of [
+      [5, user('No, forget the upgrade.')],
+      [1, user('What would it cost?')],
+      [6, agent('Then $200 on the gift card and $150 on the credit card.')],
+    ] as const) {
+      assert.equal(
+        new Conversation(paid.with(at, message)).agreed(upgrade, { corrects: paymentApart }).answer,
+        'unsure',
+      );
+    }
   });
   it("takes a yes to the agent's correction after a rejected call, though it neither asks nor names the call", () => {
     const conversation = new Conversation([

@@ -33,7 +33,8 @@ export interface AgreementTerms {
   /**
    * Whether a call of the tool that the tool rejected is this call apart from what the user may correct (the payment,
    * say): then the user's message after the rejection, unless a refusal, is a corrected choice that stands with the yes
-   * given before it. Without it, no correction counts.
+   * given before it, and so does a later yes to a proposal of the agent that asks but names nothing of the call ("Please
+   * confirm this payment."), where the user refused nothing in between. Without it, no correction counts.
    */
   corrects?: (rejectedArguments: Record<string, unknown>) => boolean;
   /** The tools whose successful call ends what was said before it (the terms read only what follows). Default: the tool. */
@@ -117,6 +118,32 @@ function findYes(
   if (retried === undefined || !tried.every(rejected) || !terms.corrects(retried.call.arguments)) return unsure;
   // A corrected choice with no words is read as no correction.
   return { yes, last, corrected: said(transcript.messages[last]).trim() !== '' };
+}
+
+/**
+ * Whether the yes, to a proposal that asks, continues a call the tool rejected (see `AgreementTerms.corrects`): the
+ * calls of the tool since `start` and before the user's message `askedFrom` were all rejected, the last of them is this
+ * call but for the correction, the user had said yes just before it, and has refused nothing since.
+ */
+function correctsRejection(
+  transcript: Transcript,
+  calls: readonly PastToolCall[],
+  request: ProposedCall,
+  terms: AgreementTerms,
+  start: number,
+  askedFrom: number,
+): boolean {
+  if (terms.corrects === undefined) return false;
+  const tried = calls.filter(
+    (past) => past.call.name === request.tool && past.messageIndex >= start && past.messageIndex < askedFrom,
+  );
+  const latest = tried.at(-1);
+  if (latest === undefined || !tried.every(rejected) || !terms.corrects(latest.call.arguments)) return false;
+  if (transcript.answerAt(userBefore(transcript, latest.messageIndex))?.answer !== 'yes') return false;
+  for (let at = latest.messageIndex + 1; at <= askedFrom; at++) {
+    if (transcript.messages[at]?.role === 'user' && transcript.answerAt(at)?.answer === 'no') return false;
+  }
+  return true;
 }
 
 /**
@@ -205,7 +232,11 @@ function agreementWithout(transcript: Transcript, request: ProposedCall, terms: 
   const names = [...named(proposed, request.names)];
   const acted = request.action?.exec(proposed);
   if (acted !== undefined && acted !== null) names.push(acted[0]);
-  if (names.length === 0 && !continuesRejected) {
+  if (
+    names.length === 0 &&
+    !continuesRejected &&
+    !correctsRejection(transcript, calls, request, terms, start, askedFrom)
+  ) {
     return {
       answer: 'unsure',
       evidence: [replied],

@@ -79,7 +79,7 @@ describe('npm run eval:compiler -- --replay <recording>', () => {
     assert.deepEqual(evaluation.tests, { cases: 211, passed: 211 });
     assert.deepEqual(
       Object.fromEntries(Object.entries(evaluation.replay.tools).map(([tool, figures]) => [tool, figures.agree])),
-      { book_reservation: 44, update_reservation_flights: 83, cancel_reservation: 64 },
+      { book_reservation: 47, update_reservation_flights: 83, cancel_reservation: 64 },
     );
     const total = Object.values(evaluation.spending).reduce((sum, step) => sum + step.calls, 0);
     assert.equal(total, 135);
@@ -105,18 +105,18 @@ describe('npm run eval:compiler -- --replay <recording>', () => {
     assert.deepEqual(await figures(facts), {
       mapping: ['0.885', '0.852', '0.945'],
       tests: { cases: 203, passed: 203 },
-      agree: { book_reservation: 41, update_reservation_flights: 96, cancel_reservation: 63 },
-      beyond: '0.151',
+      agree: { book_reservation: 44, update_reservation_flights: 96, cancel_reservation: 63 },
+      beyond: '0.094',
       calls: 133,
       domainSteps: 1,
     });
-    // The second run meets the 95% agreement on cancellations and flight changes, and no policy refuses more than
-    // 10% of its tool's calls where the reviewed pack allows them; bookings stay below.
+    // The second run meets the 95% agreement on each tool, and no policy refuses more than 10% of its tool's calls
+    // where the reviewed pack allows them.
     assert.deepEqual(await figures(rerun), {
       mapping: ['0.887', '0.870', '0.935'],
       tests: { cases: 220, passed: 220 },
-      agree: { book_reservation: 48, update_reservation_flights: 100, cancel_reservation: 66 },
-      beyond: '0.057',
+      agree: { book_reservation: 51, update_reservation_flights: 100, cancel_reservation: 66 },
+      beyond: '0.029',
       calls: 136,
       domainSteps: 1,
     });

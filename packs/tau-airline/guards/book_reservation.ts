@@ -12,6 +12,7 @@ import { check as paymentMethodLimits } from './book_reservation/payment_method_
 import { check as paymentTotal } from './book_reservation/payment_total.ts';
 import { check as baggageAllowance } from './book_reservation/baggage_allowance.ts';
 import { check as insuranceOffered } from './book_reservation/insurance_offered.ts';
+import { check as tripTypeAsked } from './book_reservation/trip_type_asked.ts';
 
 /** The checks of `book_reservation` by policy id. */
 export const checks = {
@@ -28,4 +29,5 @@ export const checks = {
   'book.payment_total': paymentTotal,
   'book.baggage_allowance': baggageAllowance,
   'book.insurance_offered': insuranceOffered,
+  'book.trip_type_asked': tripTypeAsked,
 };

@@ -1,7 +1,7 @@
 /** `book.user_confirmation`: Before booking a reservation, the agent lists the action details and the user answers with an explicit yes. One yes covers the actions it was given for, once. */
 import type { PolicyCheck } from 'agentguard';
 import type { BookReservationArgs } from '../../types.ts';
-import { unconfirmed } from '../lib/agreement.ts';
+import { bookingAction, unconfirmed } from '../lib/agreement.ts';
 import { after } from '../lib/maybe.ts';
 import { bookingTerms } from '../lib/terms.ts';
 
@@ -11,7 +11,7 @@ export const check: PolicyCheck<BookReservationArgs> = (args, context, call) => 
     unconfirmed(
       context,
       call,
-      { action: /\bbook|\breservation\b|\bpayment\b|\bpurchase/, details },
+      { action: bookingAction, details },
       (past) => {
         const flights = past.flights as { flight_number?: unknown }[] | undefined;
         return JSON.stringify(flights?.map((flight) => flight.flight_number)) === JSON.stringify(details);

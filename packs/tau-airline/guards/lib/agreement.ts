@@ -24,6 +24,9 @@ const paymentKeys = new Set(['payment_id', 'payment_methods']);
 const withoutPayment = (args: Record<string, unknown>) =>
   JSON.stringify(Object.entries(args).filter(([key]) => !paymentKeys.has(key)));
 
+/** Words of a proposal that name a booking. */
+export const bookingAction = /\bbook|\breservation\b|\bpayment\b|\bpurchase/;
+
 /** What a change does that the user must have agreed to. */
 export interface CallTerms {
   /** The booking user, whose payment methods pay. */

@@ -1,8 +1,8 @@
 /**
  * How airline customers refer to the domain's values, read by the conversation's questions (`stated`, `agreed`,
  * `reasonGiven`): a city names its airport, "my gift card" the user's gift card, "the card ending in 7803" the credit
- * card with those digits, "the original payment method" the method the reservation was paid with; how amounts are
- * written; and the words of each reason for cancelling. Reviewed; the words are the airline's, not agentguard's.
+ * card with those digits, "the original payment method" the method the reservation was paid with, "round trip" a
+ * trip type; how amounts are written; and the words of each reason for cancelling. Reviewed; the words are the airline's, not agentguard's.
  */
 import type { AmountDescription, DomainDescription } from 'agentguard';
 
@@ -12,6 +12,16 @@ export const domain: DomainDescription = {
     user: { key: 'user_id' },
     reservation: { key: 'reservation_id' },
     flight: { key: 'flight_number' },
+    trip_type: {
+      key: 'type',
+      classes: {
+        field: 'type',
+        phrases: {
+          one_way: ['one way', 'one-way', 'oneway'],
+          round_trip: ['round trip', 'round-trip', 'roundtrip', 'return flight', 'return trip'],
+        },
+      },
+    },
     payment_method: {
       key: 'id',
       digits: ['last_four'],
@@ -56,6 +66,9 @@ export const domain: DomainDescription = {
     },
   },
 };
+
+/** The trip types a booking may have, one record each: the records of the `trip_type` kind. */
+export const tripTypes = [{ type: 'one_way' }, { type: 'round_trip' }];
 
 /** How amounts are written: "$1,194", "$76.50", and "$150 per passenger" (times the passengers). */
 export const amounts: AmountDescription = {

@@ -50,7 +50,7 @@ describe('building the airline pack through the generator', () => {
   it('npm run rebuild:tau-airline reproduces the committed pack exactly from the recording', async () => {
     const out = await temporary();
     const reports = await buildTauAirline(out, new ReplayModel(cassette));
-    assert.equal(reports.filter((report) => report.state === 'enforced').length, 40);
+    assert.equal(reports.filter((report) => report.state === 'enforced').length, 41);
     assert.deepEqual(await packDifferences(packDir, out), []);
   });
 
@@ -65,7 +65,7 @@ describe('building the airline pack through the generator', () => {
       byPolicy.get('cancel.reason_obtained')?.reason ?? '',
       /after 3 repairs; last failure: violation example/,
     );
-    assert.equal(reports.filter((report) => report.state === 'enforced').length, 39);
+    assert.equal(reports.filter((report) => report.state === 'enforced').length, 40);
 
     const pack = await loadPack(scripted);
     for (const tool of [

@@ -46,6 +46,7 @@ export async function askStep<Input, Output>(
     system: template.system,
     prompt,
     schema: template.schema,
+    ...(template.subject === undefined ? {} : { subject: template.subject(input) }),
     ...(check === undefined ? {} : { check }),
     ...(runner.timeoutMs === undefined ? {} : { timeoutMs: runner.timeoutMs }),
   });

@@ -28,7 +28,20 @@ describe('generatePack', () => {
       report[1]?.reason ?? '',
       /no implementation went green after 3 repairs; last failure: violation example/,
     );
-    assert.equal(budget.steps.get('generate.test_cases@v2')?.retries, 1);
+    assert.equal(budget.steps.get('generate.test_cases@v3')?.retries, 1);
+    assert.deepEqual(
+      [...new Set(model.requests.map((request) => `${request.step.replace(/@v\d+$/, '')} ${request.subject}`))].slice(
+        0,
+        4,
+      ),
+      [
+        'generate.lookups guards/refund_order/limit.ts',
+        'generate.test_cases guards/refund_order/limit.ts',
+        'generate.implementation guards/refund_order/limit.ts',
+        'generate.repair guards/refund_order/limit.ts',
+      ],
+      'each request names the policy module it is about',
+    );
     assert.match(model.requests[4]?.messages[0]?.content ?? '', /Property 'amout' does not exist/);
     assert.match(model.requests[5]?.messages[0]?.content ?? '', /expected compliance, the check found: too much/);
 

@@ -3,7 +3,7 @@ import type { PolicySpec } from '../pack/policy-spec.ts';
 import { type TestCase, testCaseSchema } from '../pack/test-case.ts';
 import type { ToolSpec } from '../pack/tool-spec.ts';
 import { guardApiDeclarations } from './guard-api.ts';
-import { policyStub } from './pack-layout.ts';
+import { policyFile, policyStub } from './pack-layout.ts';
 import { codeBlock, jsonBlock, type PromptTemplate } from './prompt-template.ts';
 
 const untrusted =
@@ -20,7 +20,7 @@ export const compilerSettings =
 
 /** How a reasonable reviewer reads a policy, so that checks are not stricter than the policy. */
 const reviewerReading =
-  'Read the policy as a reasonable reviewer would, no stricter: where it asks for an explicit confirmation, the user must say an explicit yes to an assistant message that asks for it and names the action and the details that change (for instance which reservation, which new flights); the message need not repeat every argument of the call (not every date, count, or payment id), and wording may differ from the argument values. What the records hold of the user themselves (their own name and date of birth in their profile, an entry they saved) was given by the user where the call uses it as recorded: people do not repeat what is on file.';
+  'Read the policy as a reasonable reviewer would, no stricter: where it asks for an explicit confirmation, the user must say an explicit yes to an assistant message that asks for it and names the action and the details that change (for instance which reservation, which new flights); the message need not repeat every argument of the call (not every date, count, or payment id), and wording may differ from the argument values. What the records hold of the user themselves (their own name and date of birth in their profile, an entry they saved, the details of a record of theirs that the conversation looked up, such as a passenger of their earlier reservation) was given by the user where the call uses it as recorded: people do not repeat what is on file.';
 
 /**
  * How a check reads what the user said: through the conversation's questions, never its own text matching, with
@@ -74,6 +74,7 @@ export const lookupsPrompt: PromptTemplate<
       'Answer with the names of the lookups needed (possibly none) and a one-sentence reason.',
     ].join('\n\n'),
   schema: z.object({ lookups: z.array(z.string()), reason: z.string() }),
+  subject: ({ tool, policy }) => policyFile(tool.name, policy.id),
 };
 
 const testCaseAnswer = testCaseSchema.pick({ arguments: true, conversation: true, lookups: true });
@@ -102,7 +103,7 @@ export const testCasesPrompt: PromptTemplate<
   typeof testCasesAnswer
 > = {
   id: 'generate.test_cases',
-  version: 2,
+  version: 3,
   system: `You write test cases for guard code that checks one policy before a tool call runs. ${untrusted}`,
   render: ({ tool, policy, lookups, types, clock, timeZone }) =>
     [
@@ -117,6 +118,7 @@ export const testCasesPrompt: PromptTemplate<
       `The types:\n${codeBlock(types)}`,
     ].join('\n\n'),
   schema: testCasesAnswer,
+  subject: ({ tool, policy }) => policyFile(tool.name, policy.id),
 };
 
 const codeAnswer = z.object({ code: z.string().min(1) });
@@ -138,7 +140,7 @@ export const implementationPrompt: PromptTemplate<
   typeof codeAnswer
 > = {
   id: 'generate.implementation',
-  version: 8,
+  version: 9,
   system: `You write TypeScript guard code that decides one policy before a tool call runs. ${untrusted}`,
   render: ({ tool, policy, file, types, helpers, lookups, argsType, cases, clock, timeZone }) =>
     [
@@ -160,6 +162,7 @@ export const implementationPrompt: PromptTemplate<
       `Fill in this stub, keeping its export; import nothing but \`agentguard\` types and the pack's own files.\n${codeBlock(policyStub(policy.id, policy.description, argsType))}`,
     ].join('\n\n'),
   schema: codeAnswer,
+  subject: ({ file }) => file,
 };
 
 /** A repaired implementation, given the compiler's problems and the failing tests. */
@@ -185,4 +188,5 @@ export const repairPrompt: PromptTemplate<
       'Answer with the whole corrected module.',
     ].join('\n\n'),
   schema: codeAnswer,
+  subject: ({ file }) => file,
 };

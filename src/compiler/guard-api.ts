@@ -162,7 +162,8 @@ export interface ListedItems {
 export interface AgreementTerms {
   /**
    * Whether a call of the tool that the tool rejected is this call but for what the user may correct (the payment,
-   * say): the user's message after the rejection ("use my other card then") then stands with the yes given before it.
+   * say): the user's message after the rejection ("use my other card then"), or a later yes to a proposal that asks
+   * ("Please confirm this payment."), then stands with the yes given before it.
    */
   corrects?: (rejectedArguments: Record<string, unknown>) => boolean;
   /** The tools whose successful call ends what was said before it (every tool that changes records). Default: the tool. */

@@ -39,6 +39,7 @@ describe('mapPolicies', () => {
       "one call for the tool's examples, one more for the policies with too few",
     );
     assert.equal(budget.total().calls, mapScript.length);
+    assert.deepEqual(new Set(model.requests.map((request) => request.subject)), new Set(['refund_order']));
 
     const resumed = await mapPolicies({
       document,

@@ -65,7 +65,7 @@ export const createPoliciesPrompt: PromptTemplate<
   typeof policies
 > = {
   id: 'map.create_policies',
-  version: 4,
+  version: 5,
   system: `You map a written policy onto the tools of an AI agent, so that each policy can be checked before the tool runs. ${references}`,
   render: ({ document, tool, tools }) =>
     [
@@ -74,8 +74,10 @@ export const createPoliciesPrompt: PromptTemplate<
       `The tool to map:\n${describeTool(tool)}`,
       'List every policy of the document that constrains calls of this tool: when it may be called, with which arguments, and what must have happened in the conversation before (for instance an explicit confirmation). For each: a short name, a description precise enough to implement, the sentences of the document it comes from, and a remedy: what the agent should do instead when a call breaks the policy, as one instruction it can act on, following the document where it says what to do.',
       'A rule the document states for an action binds every tool that performs that action, also as part of another change: a tool that books, buys or reserves anew as part of a change (new items, new dates) must meet the rules for booking them.',
+      'Where a call states one fact twice, in two of its arguments or in an argument and the records it names (a kind of trip and the flights that make it up, a total and the amounts that add up to it), list a policy that they agree, citing the sentences that define them.',
     ].join('\n\n'),
   schema: policies,
+  subject: ({ tool }) => tool.name,
 };
 
 /** Policies missed so far (reflection). */
@@ -95,6 +97,7 @@ export const addPoliciesPrompt: PromptTemplate<
       'Read the document again, sentence by sentence. List only policies that constrain this tool and are missing above; an empty list if none are.',
     ].join('\n\n'),
   schema: policies,
+  subject: ({ tool }) => tool.name,
 };
 
 /** Atomic policies, duplicates merged. */
@@ -117,6 +120,7 @@ export const splitMergePrompt: PromptTemplate<
       ].join(' '),
     ].join('\n\n'),
   schema: policies,
+  subject: ({ tool }) => tool.name,
 };
 
 const votes = z.object({
@@ -139,6 +143,7 @@ export const reviewRelevancePrompt: PromptTemplate<
       `For each policy: does it constrain calls of this tool? One vote per index. (Review ${vote}: decide on your own.)`,
     ].join('\n\n'),
   schema: votes,
+  subject: ({ tool }) => tool.name,
 };
 
 const reviews = z.object({
@@ -162,6 +167,7 @@ export const reviewEnforceabilityPrompt: PromptTemplate<
       'For each policy: can a guard decide it before the call, from the call arguments, the conversation so far and the read-only lookups? If not, say why (for instance: it concerns what the agent writes, or happens after the call).',
     ].join('\n\n'),
   schema: reviews,
+  subject: ({ tool }) => tool.name,
 };
 
 const exampleLists = z.object({
@@ -202,4 +208,5 @@ export const createExamplesPrompt: PromptTemplate<
         : `These policies have fewer than ${minimum} examples of a kind:\n${jsonBlock([...have].map(([index, lists]) => ({ index, ...lists })))}\nAdd examples to each, so that each has at least ${minimum} of each kind, covering cases these miss (edge values, each condition of the rule); only new ones, one entry per index listed.`,
     ].join('\n\n'),
   schema: examples,
+  subject: ({ tool }) => tool.name,
 };

@@ -12,6 +12,11 @@ export interface PromptTemplate<Input, Schema extends z.ZodType> {
   system: string;
   render(input: Input): string;
   schema: Schema;
+  /**
+   * What one request is about (the tool it maps, the policy module it writes): kept beside the answer in a recording,
+   * so that the recording can be re-keyed onto a later prompt by step and subject.
+   */
+  subject?(input: Input): string;
 }
 
 /** The name a template's requests carry: `<id>@v<version>`. */

@@ -65,7 +65,7 @@ describe('npm run eval:compiler -- --replay <recording>', () => {
       askedByGenerated: 0,
       refusedByReviewed: 56,
     });
-    assert.equal(evaluation.spending['generate.test_cases@v2']?.calls, 5, 'one test-case call per policy');
+    assert.equal(evaluation.spending['generate.test_cases@v3']?.calls, 5, 'one test-case call per policy');
     assert.equal(evaluation.spending['map.create_examples@v2']?.calls, 1, 'one examples call per tool');
     assert.match(report, /cancel_reservation\s+agree on 68 of 69 calls, 99%, ask counted as not allowed/);
     assert.match(report, /\(asked\s+0\) reviewed agrees on\s+15, refuses where reviewed allows\s+0%/);

@@ -15,6 +15,8 @@ const cassetteSchema = z.object({
     z.object({
       key: z.string(),
       step: z.string(),
+      /** What the request was about (see `ModelRequest.subject`), where its template says. */
+      subject: z.string().optional(),
       text: z.string(),
       usage: z.object({ inputTokens: z.number(), outputTokens: z.number(), estimated: z.boolean().optional() }),
     }),
@@ -75,6 +77,42 @@ export function inRecordedOrder(cassette: Cassette, id: string): LanguageModel {
       const answer = byStep.get(unversioned(request.step))?.shift();
       if (answer === undefined) {
         throw new AgentGuardError('model_error', `the recording has no further answer for step \`${request.step}\``);
+      }
+      return answer;
+    },
+  };
+}
+
+/**
+ * Answers a request the cassette holds with its recorded answer, and any other with the next answer the cassette holds
+ * for the same step, whatever the step's prompt version, and the same subject (`ModelRequest.subject`: the tool
+ * mapped, the policy module written): for re-keying onto changed prompts a recording whose requests were answered side
+ * by side, so that its order says nothing. A request with no such answer throws.
+ *
+ * @example
+ * ```ts
+ * const model = bySubject(await readCassette('run.json'), 'run.json, re-keyed');
+ * ```
+ */
+export function bySubject(cassette: Cassette, id: string): LanguageModel {
+  const byKey = new ReplayModel(cassette);
+  const keys = new Set(cassette.entries.map((entry) => entry.key));
+  const bySlot = new Map<string, ModelResponse[]>();
+  for (const entry of cassette.entries) {
+    if (entry.subject === undefined) continue;
+    const slot = `${unversioned(entry.step)} ${entry.subject}`;
+    bySlot.set(slot, [...(bySlot.get(slot) ?? []), responseOf(entry)]);
+  }
+  return {
+    id,
+    complete: async (request) => {
+      if (keys.has(requestKey(request))) return byKey.complete(request);
+      const answer = bySlot.get(`${unversioned(request.step)} ${request.subject}`)?.shift();
+      if (answer === undefined) {
+        throw new AgentGuardError(
+          'model_error',
+          `the recording has no answer for step \`${request.step}\` about \`${request.subject ?? 'nothing named'}\``,
+        );
       }
       return answer;
     },
@@ -148,7 +186,14 @@ export class RecordingModel implements LanguageModel {
     const again = this.earlier.get(key)?.shift();
     if (again !== undefined) return again;
     const response = await this.inner.complete(request, signal);
-    this.cassette.entries.push({ key, step: request.step, text: response.text, usage: response.usage });
+    const { step, subject } = request;
+    this.cassette.entries.push({
+      key,
+      step,
+      ...(subject === undefined ? {} : { subject }),
+      text: response.text,
+      usage: response.usage,
+    });
     if (this.file !== undefined) await this.save(this.file);
     return response;
   }

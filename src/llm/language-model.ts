@@ -10,6 +10,8 @@ export interface ModelRequest {
   step: string;
   system: string;
   messages: readonly ModelMessage[];
+  /** What the request is about, from its template (see `PromptTemplate.subject`); not part of its key. */
+  subject?: string;
 }
 
 /** Tokens a call spent. */

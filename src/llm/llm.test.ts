@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { z } from 'zod';
 import { AgentGuardError } from '../errors.ts';
 import { Budget, formatSpending } from './budget.ts';
-import { inRecordedOrder, RecordingModel, ReplayModel, readCassette } from './cassette.ts';
+import { bySubject, inRecordedOrder, RecordingModel, ReplayModel, readCassette, requestKey } from './cassette.ts';
 import { ExchangeModel } from './exchange-model.ts';
 import { createLanguageModel } from './providers.ts';
 import { ScriptedModel } from './scripted-model.ts';
@@ -123,6 +123,39 @@ describe('inRecordedOrder', () => {
     assert.equal((await ask('code@v3')).text, 'code');
     await assert.rejects(ask('plan@v2'), /no further answer for step `plan@v2`/);
     assert.equal(model.id, 'recorded, re-keyed');
+  });
+});
+
+describe('bySubject', () => {
+  it('answers a held request by its key, and another by step and subject in recorded order; a recording keeps the subject', async () => {
+    const usage = { inputTokens: 1, outputTokens: 1 };
+    const held = { step: 'code@v1', system: 'same', messages: [], subject: 'b.ts' };
+    const cassette = {
+      format: 1 as const,
+      source: 'recorded',
+      entries: [
+        { key: 'x', step: 'code@v1', subject: 'a.ts', text: 'code of a', usage },
+        { key: requestKey(held), step: 'code@v1', subject: 'b.ts', text: 'code of b', usage },
+        { key: 'y', step: 'code@v1', subject: 'a.ts', text: 'code of a, repaired', usage },
+      ],
+    };
+    const recording = new RecordingModel(bySubject(cassette, 'recorded, re-keyed'));
+    const ask = (subject: string) => recording.complete({ step: 'code@v2', system: 'changed', messages: [], subject });
+    assert.equal((await recording.complete(held)).text, 'code of b');
+    assert.equal((await ask('a.ts')).text, 'code of a');
+    assert.equal((await ask('a.ts')).text, 'code of a, repaired');
+    await assert.rejects(ask('a.ts'), /no answer for step `code@v2` about `a.ts`/);
+    await assert.rejects(ask('c.ts'), /about `c.ts`/);
+    const file = join(await mkdtemp(join(tmpdir(), 'agentguard-rekey-')), 'run.json');
+    await recording.save(file);
+    assert.deepEqual(
+      (await readCassette(file)).entries.map((entry) => [entry.step, entry.subject, entry.text]),
+      [
+        ['code@v1', 'b.ts', 'code of b'],
+        ['code@v2', 'a.ts', 'code of a'],
+        ['code@v2', 'a.ts', 'code of a, repaired'],
+      ],
+    );
   });
 });
 

@@ -26,6 +26,8 @@ export interface StructuredOptions<Schema extends z.ZodType> {
   system: string;
   prompt: string;
   schema: Schema;
+  /** What the request is about, passed on to the model (see `ModelRequest.subject`). */
+  subject?: string;
   /** Further checks of a schema-valid answer; the problems it returns are sent back like schema problems. */
   check?: (value: z.output<Schema>) => string[];
   /** Answers asked for in all, the first included. Default 3. */
@@ -81,7 +83,12 @@ export async function generateStructured<Schema extends z.ZodType>(
     if (attempt > 1) options.budget.retried(options.step);
     options.budget.reserve(options.step);
     const response = await options.model.complete(
-      { step: options.step, system: options.system, messages: [...messages] },
+      {
+        step: options.step,
+        system: options.system,
+        messages: [...messages],
+        ...(options.subject === undefined ? {} : { subject: options.subject }),
+      },
       AbortSignal.timeout(options.timeoutMs ?? 120_000),
     );
     options.budget.spend(options.step, response.usage);

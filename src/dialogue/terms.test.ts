@@ -67,6 +67,14 @@ describe('Conversation.agreed: the value agreed', () => {
     assert.equal(value(named, paying('gift_card_1234567')), 'no');
     assert.equal(value(proposing('Shall I upgrade ZFA04Y?'), paying('gift_card_1234567')), 'unsure');
   });
+  it('answers unsure, not no, to a class named where no record gives the value its class', () => {
+    const byClass = proposing('Use your credit card for ZFA04Y?');
+    const recordless = { values: [{ value: 'credit_card_9', kind: 'payment_method' }], domain };
+    assert.equal(byClass.agreed(upgrade, recordless).values?.[0]?.answer, 'unsure');
+    const unlisted = { values: [{ value: 'credit_card_5', kind: 'payment_method', records: methods }], domain };
+    assert.equal(byClass.agreed(upgrade, unlisted).values?.[0]?.answer, 'unsure');
+    assert.equal(value(byClass, paying('gift_card_1234567')), 'no');
+  });
   it('reads the yes before the proposal, and a role no method plays in the call as naming nothing', () => {
     const reply = proposing('Pay for ZFA04Y with gift card 7654321?', 'Yes, with gift card 1234567 please.');
     assert.equal(value(reply, paying('gift_card_7654321')), 'no');

@@ -275,6 +275,10 @@ export function valueAgreed(
     if ([...found.roles].some((role) => request.roles?.[role] === request.value)) {
       return { answer: 'yes', evidence, value: request.value };
     }
+    // A kind named ("your gift card") says nothing of a value whose own kind the records do not give.
+    if (own === undefined && found.values.size === 0 && found.roles.size === 0) {
+      return { answer: 'unsure', evidence, reason: `no record says of which kind \`${request.value}\` is` };
+    }
     // The agent's earlier messages also describe other records and list offers: naming another value there is no
     // agreement to it.
     if (group === agreement.earlierAgent) {

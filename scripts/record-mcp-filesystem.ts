@@ -37,6 +37,8 @@ if (values['keep-tools'] !== true) {
   await writeFile(toolsListFile, `${JSON.stringify({ ...listed, tools: [...listed.tools, realPathTool] }, null, 2)}\n`);
 }
 const out = await mkdtemp(join(tmpdir(), 'mcp-filesystem-record-'));
+// Written anew, so that it holds only what the current prompts ask.
+await rm(recordingFile, { force: true });
 const reports = await compileBuild({ ...buildOptions(out), record: recordingFile }, reviewed);
 const failing = reports.filter((report) => report.state === 'not_enforced');
 for (const report of failing) console.error(`not enforced: ${report.policy}: ${report.reason}`);

@@ -108,7 +108,7 @@ describe('agentguard compile', () => {
     assert.match(built.stderr, /\[map\] refund_order: create policies/);
     assert.match(built.stderr, /\[generate\] refund_order refund_order\.refund_limit: enforced/);
     assert.match(built.stderr, /archived\s+refund_order\.politeness: it concerns what the agent writes/);
-    assert.match(built.stderr, /map\.create_policies@v5\s+1 calls \(0 retried\), 5 tokens/);
+    assert.match(built.stderr, /map\.create_policies@v6\s+1 calls \(0 retried\), 5 tokens/);
     const manifest = JSON.parse(await readFile(join(out, 'manifest.json'), 'utf8'));
     assert.deepEqual(
       manifest.guards.refund_order.policies.map((entry: { state: string }) => entry.state),
@@ -225,12 +225,12 @@ describe('agentguard compile', () => {
         url,
       ]);
       assert.equal(result.status, 1);
-      assert.match(result.stderr, /step `map\.create_policies@v5` got no valid answer/);
+      assert.match(result.stderr, /step `map\.create_policies@v6` got no valid answer/);
       assert.equal(
-        await readFile(join(out, '.build', 'failed', 'map.create_policies@v5.txt'), 'utf8'),
+        await readFile(join(out, '.build', 'failed', 'map.create_policies@v6.txt'), 'utf8'),
         'I cannot answer in JSON.',
       );
-      assert.match(result.stderr, /map\.create_policies@v5\s+3 calls \(2 retried\)/);
+      assert.match(result.stderr, /map\.create_policies@v6\s+3 calls \(2 retried\)/);
     } finally {
       await broken.close();
     }

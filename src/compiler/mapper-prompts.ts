@@ -65,7 +65,7 @@ export const createPoliciesPrompt: PromptTemplate<
   typeof policies
 > = {
   id: 'map.create_policies',
-  version: 5,
+  version: 6,
   system: `You map a written policy onto the tools of an AI agent, so that each policy can be checked before the tool runs. ${references}`,
   render: ({ document, tool, tools }) =>
     [
@@ -73,7 +73,7 @@ export const createPoliciesPrompt: PromptTemplate<
       toolsBlock(tools, tool),
       `The tool to map:\n${describeTool(tool)}`,
       'List every policy of the document that constrains calls of this tool: when it may be called, with which arguments, and what must have happened in the conversation before (for instance an explicit confirmation). For each: a short name, a description precise enough to implement, the sentences of the document it comes from, and a remedy: what the agent should do instead when a call breaks the policy, as one instruction it can act on, following the document where it says what to do.',
-      'A rule the document states for an action binds every tool that performs that action, also as part of another change: a tool that books, buys or reserves anew as part of a change (new items, new dates) must meet the rules for booking them.',
+      'A rule the document states for an action binds every tool that performs that action, also as part of another change: a tool that books, buys or reserves anew as part of a change (new items, new dates, or the items kept when their class of service changes) must meet the rules for booking them, for each item it books anew.',
       'Where a call states one fact twice, in two of its arguments or in an argument and the records it names (a kind of trip and the flights that make it up, a total and the amounts that add up to it), list a policy that they agree, citing the sentences that define them.',
     ].join('\n\n'),
   schema: policies,

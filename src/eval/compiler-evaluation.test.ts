@@ -11,6 +11,7 @@ const recording = fileURLToPath(new URL('../../data/compiler-eval/cancel.recordi
 const measured = fileURLToPath(new URL('../../data/compiler-eval/measured.recording.json', import.meta.url));
 const facts = fileURLToPath(new URL('../../data/compiler-eval/facts.recording.json', import.meta.url));
 const rerun = fileURLToPath(new URL('../../data/compiler-eval/facts-rerun.recording.json', import.meta.url));
+const fifth = fileURLToPath(new URL('../../data/compiler-eval/fifth.recording.json', import.meta.url));
 
 /**
  * The evaluation replayed from a recording of five tools mapped and three generated; `extra` arguments such as
@@ -85,7 +86,7 @@ describe('npm run eval:compiler -- --replay <recording>', () => {
     assert.equal(total, 135);
   });
 
-  it('reproduces two runs of a chat model on the same prompts: the amount charged, alongside values, values on file', async () => {
+  it('reproduces three runs of a chat model: the amount charged, alongside values, values on file, statements that agree', async () => {
     /** Mapping P / R and FRI, tests, agreement per tool, the most a policy refuses beyond the reviewed pack, calls. */
     const figures = async (file: string) => {
       const evaluation = await threeToolsFrom(file);
@@ -118,6 +119,16 @@ describe('npm run eval:compiler -- --replay <recording>', () => {
       agree: { book_reservation: 51, update_reservation_flights: 100, cancel_reservation: 66 },
       beyond: '0.029',
       calls: 136,
+      domainSteps: 1,
+    });
+    // A third run, on the prompts that list a policy that a call's two statements of one fact agree: cancellations
+    // and bookings meet the target, flight changes do not.
+    assert.deepEqual(await figures(fifth), {
+      mapping: ['0.723', '0.870', '0.942'],
+      tests: { cases: 211, passed: 211 },
+      agree: { book_reservation: 51, update_reservation_flights: 91, cancel_reservation: 68 },
+      beyond: '0.019',
+      calls: 135,
       domainSteps: 1,
     });
   });

@@ -12,6 +12,7 @@ const measured = fileURLToPath(new URL('../../data/compiler-eval/measured.record
 const facts = fileURLToPath(new URL('../../data/compiler-eval/facts.recording.json', import.meta.url));
 const rerun = fileURLToPath(new URL('../../data/compiler-eval/facts-rerun.recording.json', import.meta.url));
 const fifth = fileURLToPath(new URL('../../data/compiler-eval/fifth.recording.json', import.meta.url));
+const sixth = fileURLToPath(new URL('../../data/compiler-eval/sixth.recording.json', import.meta.url));
 
 /**
  * The evaluation replayed from a recording of five tools mapped and three generated; `extra` arguments such as
@@ -86,7 +87,7 @@ describe('npm run eval:compiler -- --replay <recording>', () => {
     assert.equal(total, 135);
   });
 
-  it('reproduces three runs of a chat model: the amount charged, alongside values, values on file, statements that agree', async () => {
+  it('reproduces four runs of a chat model: the amount charged, alongside values, values on file, statements that agree', async () => {
     /** Mapping P / R and FRI, tests, agreement per tool, the most a policy refuses beyond the reviewed pack, calls. */
     const figures = async (file: string) => {
       const evaluation = await threeToolsFrom(file);
@@ -103,33 +104,59 @@ describe('npm run eval:compiler -- --replay <recording>', () => {
         domainSteps: evaluation.spending['generate.domain_description@v2']?.calls,
       };
     };
-    assert.deepEqual(await figures(facts), {
-      mapping: ['0.885', '0.852', '0.945'],
-      tests: { cases: 203, passed: 203 },
-      agree: { book_reservation: 44, update_reservation_flights: 96, cancel_reservation: 63 },
-      beyond: '0.094',
-      calls: 133,
-      domainSteps: 1,
-    });
-    // The second run meets the 95% agreement on each tool, and no policy refuses more than 10% of its tool's calls
-    // where the reviewed pack allows them.
-    assert.deepEqual(await figures(rerun), {
-      mapping: ['0.887', '0.870', '0.935'],
-      tests: { cases: 220, passed: 220 },
-      agree: { book_reservation: 51, update_reservation_flights: 100, cancel_reservation: 66 },
-      beyond: '0.029',
-      calls: 136,
-      domainSteps: 1,
-    });
-    // A third run, on the prompts that list a policy that a call's two statements of one fact agree: cancellations
-    // and bookings meet the target, flight changes do not.
-    assert.deepEqual(await figures(fifth), {
-      mapping: ['0.723', '0.870', '0.942'],
-      tests: { cases: 211, passed: 211 },
-      agree: { book_reservation: 51, update_reservation_flights: 91, cancel_reservation: 68 },
-      beyond: '0.019',
-      calls: 135,
-      domainSteps: 1,
-    });
+    const runs: [string, Awaited<ReturnType<typeof figures>>][] = [
+      // The third run: no tool meets the target.
+      [
+        facts,
+        {
+          mapping: ['0.885', '0.852', '0.945'],
+          tests: { cases: 203, passed: 203 },
+          agree: { book_reservation: 44, update_reservation_flights: 96, cancel_reservation: 63 },
+          beyond: '0.094',
+          calls: 133,
+          domainSteps: 1,
+        },
+      ],
+      // The fourth run, on the same prompts, meets the 95% agreement on each tool, and no policy refuses more than 10%
+      // of its tool's calls where the reviewed pack allows them.
+      [
+        rerun,
+        {
+          mapping: ['0.887', '0.870', '0.935'],
+          tests: { cases: 220, passed: 220 },
+          agree: { book_reservation: 51, update_reservation_flights: 100, cancel_reservation: 66 },
+          beyond: '0.029',
+          calls: 136,
+          domainSteps: 1,
+        },
+      ],
+      // The fifth, on the prompts that list a policy that a call's two statements of one fact agree: cancellations and
+      // bookings meet the target, flight changes do not.
+      [
+        fifth,
+        {
+          mapping: ['0.723', '0.870', '0.942'],
+          tests: { cases: 211, passed: 211 },
+          agree: { book_reservation: 51, update_reservation_flights: 91, cancel_reservation: 68 },
+          beyond: '0.019',
+          calls: 135,
+          domainSteps: 1,
+        },
+      ],
+      // The sixth, on the prompts whose rule for an action binds the items kept in a new class of service: flight
+      // changes meet the target, bookings miss it by one call, cancellations do not.
+      [
+        sixth,
+        {
+          mapping: ['0.790', '0.907', '0.935'],
+          tests: { cases: 204, passed: 204 },
+          agree: { book_reservation: 50, update_reservation_flights: 103, cancel_reservation: 58 },
+          beyond: '0.159',
+          calls: 131,
+          domainSteps: 1,
+        },
+      ],
+    ];
+    for (const [file, expected] of runs) assert.deepEqual(await figures(file), expected, file);
   });
 });

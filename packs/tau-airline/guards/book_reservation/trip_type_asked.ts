@@ -10,9 +10,12 @@ export const check: PolicyCheck<BookReservationArgs> = (args, context) => {
   const value = { value: args.flight_type, kind: 'trip_type', records: tripTypes };
   const stated = context.conversation.stated(value, domain);
   if (stated.answer === 'yes') return undefined;
-  const proposal = { tool: 'book_reservation', names: args.flights.map((flight) => flight.flight_number) };
-  const agreed = context.conversation.agreed({ ...proposal, action: bookingAction }, { values: [value], domain })
-    .values?.[0];
+  const booking = {
+    tool: 'book_reservation',
+    names: args.flights.map((flight) => flight.flight_number),
+    action: bookingAction,
+  };
+  const agreed = context.conversation.agreed(booking, { values: [value], domain }).values?.[0];
   const fact = agreed === undefined || agreed.answer === 'unsure' ? stated : agreed;
   const trip = tripWords[args.flight_type];
   if (fact.answer === 'yes') return undefined;

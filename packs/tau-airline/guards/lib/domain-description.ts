@@ -2,7 +2,8 @@
  * How airline customers refer to the domain's values, read by the conversation's questions (`stated`, `agreed`,
  * `reasonGiven`): a city names its airport, "my gift card" the user's gift card, "the card ending in 7803" the credit
  * card with those digits, "the original payment method" the method the reservation was paid with, "round trip" a
- * trip type; how amounts are written; and the words of each reason for cancelling. Reviewed; the words are the airline's, not agentguard's.
+ * trip type; how amounts are written; and the words of each reason for cancelling. Reviewed; the words are the
+ * airline's, not agentguard's.
  */
 import type { AmountDescription, DomainDescription } from 'agentguard';
 

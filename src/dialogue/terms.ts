@@ -242,8 +242,8 @@ function namedIn(
  * these that names any value of the kind decides: the replies, the proposals, what the user said before, what the
  * agent said before. `yes` when it names this value (by itself, its digits or a name: see `ValueKind`), its class
  * while naming no other value of that class ("my gift card"), or a role this value plays ("the original payment
- * method"); `no` when it names others, unless only the agent's earlier messages do (they also describe other records:
- * `unsure`); `unsure` when none of them names any.
+ * method"); `no` when it names others, unless only the agent's earlier messages do (they also describe other records)
+ * or it names only a class and no record gives this value its class: then `unsure`, as when none of them names any.
  *
  * @example
  * ```ts
@@ -275,9 +275,9 @@ export function valueAgreed(
     if ([...found.roles].some((role) => request.roles?.[role] === request.value)) {
       return { answer: 'yes', evidence, value: request.value };
     }
-    // A kind named ("your gift card") says nothing of a value whose own kind the records do not give.
+    // A class named ("your gift card") says nothing of a value whose own class the records do not give.
     if (own === undefined && found.values.size === 0 && found.roles.size === 0) {
-      return { answer: 'unsure', evidence, reason: `no record says of which kind \`${request.value}\` is` };
+      return { answer: 'unsure', evidence, reason: `no record says of which class \`${request.value}\` is` };
     }
     // The agent's earlier messages also describe other records and list offers: naming another value there is no
     // agreement to it.

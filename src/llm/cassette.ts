@@ -45,15 +45,28 @@ const responseOf = ({ text, usage }: Pick<Cassette['entries'][number], 'text' | 
   return { text, usage: { inputTokens, outputTokens, ...(estimated ? { estimated } : {}) } };
 };
 
-/** The recorded answers by request key, in recorded order. */
-function answersByKey(entries: Cassette['entries']): Map<string, ModelResponse[]> {
+/** The recorded answers by the slot `slotOf` gives each entry (none: left out), in recorded order. */
+function answersBy(
+  entries: Cassette['entries'],
+  slotOf: (entry: Cassette['entries'][number]) => string | undefined,
+): Map<string, ModelResponse[]> {
   const answers = new Map<string, ModelResponse[]>();
-  for (const entry of entries) answers.set(entry.key, [...(answers.get(entry.key) ?? []), responseOf(entry)]);
+  for (const entry of entries) {
+    const slot = slotOf(entry);
+    if (slot !== undefined) answers.set(slot, [...(answers.get(slot) ?? []), responseOf(entry)]);
+  }
   return answers;
 }
 
+/** The recorded answers by request key, in recorded order. */
+const answersByKey = (entries: Cassette['entries']) => answersBy(entries, (entry) => entry.key);
+
 /** A step's name without its prompt version: `generate.test_cases@v2` is `generate.test_cases`. */
 const unversioned = (step: string) => step.replace(/@v\d+$/, '');
+
+/** Where `bySubject` keeps the answers of a step about a subject. */
+const subjectSlot = ({ step, subject }: { step: string; subject?: string | undefined }) =>
+  subject === undefined ? undefined : `${unversioned(step)} ${subject}`;
 
 /**
  * Answers each request with the next answer the cassette holds for the same step, whatever the step's prompt
@@ -66,11 +79,7 @@ const unversioned = (step: string) => step.replace(/@v\d+$/, '');
  * ```
  */
 export function inRecordedOrder(cassette: Cassette, id: string): LanguageModel {
-  const byStep = new Map<string, ModelResponse[]>();
-  for (const { step, text, usage } of cassette.entries) {
-    const response = responseOf({ text, usage });
-    byStep.set(unversioned(step), [...(byStep.get(unversioned(step)) ?? []), response]);
-  }
+  const byStep = answersBy(cassette.entries, (entry) => unversioned(entry.step));
   return {
     id,
     complete: async (request) => {
@@ -97,17 +106,13 @@ export function inRecordedOrder(cassette: Cassette, id: string): LanguageModel {
 export function bySubject(cassette: Cassette, id: string): LanguageModel {
   const byKey = new ReplayModel(cassette);
   const keys = new Set(cassette.entries.map((entry) => entry.key));
-  const bySlot = new Map<string, ModelResponse[]>();
-  for (const entry of cassette.entries) {
-    if (entry.subject === undefined) continue;
-    const slot = `${unversioned(entry.step)} ${entry.subject}`;
-    bySlot.set(slot, [...(bySlot.get(slot) ?? []), responseOf(entry)]);
-  }
+  const bySlot = answersBy(cassette.entries, subjectSlot);
   return {
     id,
     complete: async (request) => {
       if (keys.has(requestKey(request))) return byKey.complete(request);
-      const answer = bySlot.get(`${unversioned(request.step)} ${request.subject}`)?.shift();
+      const slot = subjectSlot(request);
+      const answer = slot === undefined ? undefined : bySlot.get(slot)?.shift();
       if (answer === undefined) {
         throw new AgentGuardError(
           'model_error',
